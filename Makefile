@@ -1,0 +1,46 @@
+# mmbench build. `make` builds everything; `make check` installs missing
+# test dependencies (tools/deps.sh), builds, and runs tests/run.
+# Every area adds its own rules in a *.mk fragment and hooks them in through
+# ALL_TARGETS (built by `make`), CHECK_DEPS (built before the tests) and
+# BENCH_TARGETS (listed by `make bench`).
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+CC ?= cc
+# gnu11: C11 plus the GNU/Linux interfaces (madvise, sched_setaffinity, ...).
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+# Collect header dependencies so a header change rebuilds its users.
+CFLAGS += -MMD -MP
+# Tests also build the code with AddressSanitizer and UBSan; abort on the
+# first UB report so a test cannot pass over it.
+SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+ALL_TARGETS :=
+CHECK_DEPS :=
+BENCH_TARGETS :=
+CLEAN_FILES :=
+
+.PHONY: all check deps bench clean
+all: build-all
+
+include $(wildcard bench/*.mk workloads/*.mk tools/*.mk tools/*/*.mk tests/*.mk)
+
+.PHONY: build-all
+build-all: $(ALL_TARGETS)
+
+deps:
+	@tools/deps.sh all
+
+# The whole test suite; ends with "N passed, N failed, N skipped".
+check: deps
+	@$(MAKE) --no-print-directory build-all $(CHECK_DEPS)
+	@tests/run
+
+bench:
+	@echo "benchmarks: $(BENCH_TARGETS)"
+
+clean:
+	rm -f $(CLEAN_FILES) $(shell find bench workloads tools tests -name '*.o' -o -name '*.d' 2>/dev/null)

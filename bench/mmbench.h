@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mmbench core API: the contract between the driver (bench/) and the
+ * workloads (workloads/). The core knows no workload by name; a workload is
+ * a const struct workload listed once in workloads/registry.c.
+ *
+ * Execution model: the driver expands list parameters into cases, and runs
+ * each case in a forked child (its own process group) under a timeout.
+ * In the child: prepare() once, run() for each warm-up and measured
+ * iteration, cleanup() once. run() reports values with mm_emit(); the core
+ * writes them to results.csv (measured) or warmup.csv (warm-ups), one
+ * flushed row at a time. Knobs are changed only through mm_setting_set(),
+ * which journals the original value before the change; the parent restores
+ * from the journal after every case, on a signal, and `mmbench restore DIR`
+ * does it after a SIGKILL or a panic.
+ */
+#ifndef MMBENCH_H
+#define MMBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define MM_SCHEMA_VERSION 1
+
+/* Exit codes shared by the driver, workloads and tests (kselftest style). */
+enum mm_status {
+	MM_PASS = 0,
+	MM_FAIL = 1,
+	MM_USAGE = 2,
+	MM_SKIP = 4,
+};
+
+/* ---------------------------------------------------------------- params */
+
+enum mm_ptype {
+	MM_P_INT,	/* 64-bit integer, min/max checked */
+	MM_P_DOUBLE,	/* floating point, min/max checked */
+	MM_P_BOOL,	/* 0/1, also accepts on/off, yes/no, true/false */
+	MM_P_ENUM,	/* one of the '|'-separated words in .choices */
+	MM_P_STRING,	/* free text (paths, size lists); no ',' in a value */
+};
+
+struct mm_param {
+	const char *name;
+	enum mm_ptype type;
+	/*
+	 * Default as text; may be a list ("0,10,50,100") which expands into
+	 * cases. NULL means .def_fn computes it for this machine (for example
+	 * the CPU count); "" means "unset" (the workload chooses at run time).
+	 */
+	const char *def;
+	const char *(*def_fn)(char *buf, size_t len);
+	double min, max;	/* MM_P_INT/MM_P_DOUBLE; ignored when min > max */
+	const char *choices;	/* MM_P_ENUM: "file|anon|shmem" */
+	const char *help;
+};
+
+#define MM_PARAM_END { .name = NULL }
+
+/* Requirements a workload can declare; `mmbench list` shows them. */
+enum mm_need {
+	MM_NEED_ROOT = 1 << 0,
+	MM_NEED_NUMA2 = 1 << 1,	/* at least two NUMA nodes with memory */
+	MM_NEED_THP = 1 << 2,	/* THP not "never" */
+	MM_NEED_SWAP = 1 << 3,
+	MM_NEED_TRACEFS = 1 << 4,
+};
+
+/* One case: every parameter of the workload with a single value. */
+struct mm_case;
+
+long long mm_param_int(const struct mm_case *c, const char *name);
+double mm_param_double(const struct mm_case *c, const char *name);
+bool mm_param_bool(const struct mm_case *c, const char *name);
+const char *mm_param_str(const struct mm_case *c, const char *name);
+/* The canonical case string: "k=v;k=v", keys sorted. */
+const char *mm_case_string(const struct mm_case *c);
+
+/* ---------------------------------------------------------------- context */
+
+struct mm_ctx {
+	const struct workload *wl;
+	const struct mm_case *c;
+	const char *run_dir;	/* results/<label>/<run_id>/ */
+	const char *scratch_dir; /* per-case scratch dir under run_dir, removed after */
+	int iteration;		/* 0-based; warm-ups are negative: -W..-1 */
+	bool warmup;
+	int ncpus;		/* online CPUs */
+	int nnodes;		/* NUMA nodes with memory */
+	char skip_reason[256];	/* set by mm_skip() */
+	void *priv;		/* the workload's state from prepare() */
+};
+
+enum mm_better { MM_LOWER, MM_HIGHER, MM_INFO };
+
+/* Append one row for the current iteration. Returns 0 or -errno. */
+int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
+	    const char *unit, enum mm_better better);
+/* Extra key,value facts for this run's meta.csv (case-specific notes). */
+int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Record a skip reason; returns MM_SKIP so "return mm_skip(...)" works. */
+int mm_skip(struct mm_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print "WORKLOAD: msg" to stderr (run.log). */
+void mm_log(struct mm_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print "WORKLOAD: msg: strerror(errno)" to stderr; returns MM_FAIL. */
+int mm_err(struct mm_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- workload */
+
+struct workload {
+	const char *name;
+	const char *desc;		/* one line */
+	const struct mm_param *params;	/* terminated by MM_PARAM_END */
+	unsigned int needs;		/* enum mm_need bits, for `list` */
+	/*
+	 * Decide whether this case can run here. Return MM_PASS, or MM_SKIP
+	 * with the reason via mm_skip(), or MM_FAIL for invalid parameters
+	 * (message printed). Runs in the child before prepare(). Optional.
+	 */
+	int (*probe)(struct mm_ctx *ctx);
+	int (*prepare)(struct mm_ctx *ctx);	/* optional; sets ctx->priv */
+	int (*run)(struct mm_ctx *ctx);		/* one iteration */
+	void (*cleanup)(struct mm_ctx *ctx);	/* optional */
+};
+
+extern const struct workload *const mm_workloads[];
+const struct workload *mm_workload_find(const char *name);
+
+/* ---------------------------------------------------------------- timing */
+
+static inline uint64_t mm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* /proc/vmstat snapshot of a chosen counter list (NULL-terminated names). */
+#define MM_VMSTAT_MAX 64
+struct mm_vmstat {
+	int n;
+	const char *names[MM_VMSTAT_MAX];
+	long long val[MM_VMSTAT_MAX];	/* -1: counter absent on this kernel */
+};
+
+int mm_vmstat_read(struct mm_vmstat *v, const char *const *names);
+/* Read one /proc/vmstat counter; -1 if absent. */
+long long mm_vmstat_get(const char *name);
+
+/*
+ * A measured phase: wall time (CLOCK_MONOTONIC), getrusage of the calling
+ * process (or thread, with RUSAGE_THREAD), and /proc/vmstat deltas.
+ */
+struct mm_phase {
+	const char *name;
+	int who;		/* RUSAGE_SELF, RUSAGE_THREAD, RUSAGE_CHILDREN */
+	uint64_t t0, t1;
+	struct rusage r0, r1;
+	struct mm_vmstat v0, v1;
+	const char *const *counters;
+};
+
+void mm_phase_begin(struct mm_phase *p, const char *name, int who,
+		    const char *const *counters);
+void mm_phase_end(struct mm_phase *p);
+uint64_t mm_phase_ns(const struct mm_phase *p);
+long long mm_phase_minflt(const struct mm_phase *p);
+long long mm_phase_majflt(const struct mm_phase *p);
+/* Delta of one vmstat counter over the phase; -1 if absent. */
+long long mm_phase_vmstat(const struct mm_phase *p, const char *name);
+/*
+ * Emit the standard rows of a phase: NAME_time (ns, lower), NAME_minflt,
+ * NAME_majflt, NAME_utime, NAME_stime (info) and NAME_vm_COUNTER (info)
+ * for each counter present on this kernel.
+ */
+int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p,
+		  enum mm_better time_better);
+
+/* ---------------------------------------------------------------- settings */
+
+/*
+ * Change a sysfs/procfs knob for this run. The original value is appended
+ * to the run's journal (fsync'd) before the write; the driver restores it.
+ * THP-style "a [b] c" files are saved as the bracketed word.
+ */
+int mm_setting_set(const char *path, const char *value);
+/* Read a knob's current value (bracketed word for THP files). */
+int mm_setting_get(const char *path, char *buf, size_t len);
+/* Write a one-shot trigger (drop_caches, compact_memory): no journal. */
+int mm_trigger(const char *path, const char *value);
+
+/* ---------------------------------------------------------------- tasks */
+
+/*
+ * A team of N tasks (processes or threads) run by the core: each task is
+ * pinned round-robin to a PU with hwloc, waits on one start barrier that
+ * releases all tasks at once, and sees ->stop become nonzero at the
+ * deadline (duration_ns after the common start; 0: no deadline). Each task
+ * gets a slot of slot_size bytes of shared memory for its results.
+ */
+struct mm_team;
+
+struct mm_task {
+	int id;
+	int ntasks;
+	struct mm_team *team;
+	void *slot;			/* shared with the coordinator */
+	void *arg;
+};
+
+struct mm_team_opts {
+	int ntasks;
+	bool threads;			/* false: fork processes */
+	bool pin;			/* pin round-robin with hwloc */
+	size_t slot_size;		/* bytes of shared result space per task */
+	uint64_t duration_ns;		/* stop deadline after the start */
+	int (*fn)(struct mm_task *t);
+	void *arg;
+};
+
+/*
+ * Run the team to completion. Returns MM_PASS when every task returned
+ * MM_PASS, else the first failure. *teamp keeps the slots readable
+ * (mm_team_slot) until mm_team_free().
+ */
+int mm_team_run(struct mm_ctx *ctx, const struct mm_team_opts *o,
+		struct mm_team **teamp);
+void *mm_team_slot(struct mm_team *t, int id);
+void mm_team_free(struct mm_team *t);
+/* Called by each task once ready; returns the common start time (ns). */
+uint64_t mm_task_start(struct mm_task *t);
+/* Nonzero once the deadline has passed (cheap: a shared flag). */
+static inline int mm_task_stop(const struct mm_task *t);
+/* Start and end time of the whole team run (from the barrier). */
+uint64_t mm_team_start_ns(const struct mm_team *t);
+uint64_t mm_team_end_ns(const struct mm_team *t);
+
+/* Shared team header: exposed only so mm_task_stop() can be inline. */
+struct mm_team_shared {
+	volatile int stop;
+	uint64_t start_ns;
+	uint64_t end_ns;
+};
+struct mm_team_shared *mm_team_hdr(const struct mm_team *t);
+
+static inline int mm_task_stop(const struct mm_task *t)
+{
+	return __atomic_load_n(&mm_team_hdr(t->team)->stop, __ATOMIC_RELAXED);
+}
+
+/* Pin the calling thread to PU number idx % PUs (hwloc). */
+int mm_pin_self(int idx);
+
+/* ---------------------------------------------------------------- measure */
+
+/*
+ * Mark the measured phase of an iteration. Core services that must cover
+ * exactly that phase (kernel function call counts from `--probe`) start in
+ * mm_measure_begin() and stop in mm_measure_end(), which also emits their
+ * rows: calls:FUNC (info) and calls_per_UNIT:FUNC = calls / units (info).
+ * units/unit_name: the workload's unit of work (migrated pages, faults).
+ */
+void mm_measure_begin(struct mm_ctx *ctx);
+void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name);
+
+/* ---------------------------------------------------------------- system */
+
+int mm_ncpus(void);
+int mm_nnodes_with_memory(void);
+/* MemAvailable from /proc/meminfo in KiB; -1 on error. */
+long long mm_mem_available_kb(void);
+/* A /proc/meminfo field in KiB; -1 if absent. */
+long long mm_meminfo_kb(const char *field);
+/* Read a whole small file into buf (NUL-terminated, trailing \n cut). */
+int mm_read_file(const char *path, char *buf, size_t len);
+/* Swap total in KiB (from /proc/meminfo). */
+long long mm_swap_total_kb(void);
+/* THP "enabled" mode: "always", "madvise", "never", or "" if absent. */
+const char *mm_thp_mode(char *buf, size_t len);
+bool mm_is_root(void);
+/* Sum a field ("Referenced:", "AnonHugePages:") over smaps entries that
+ * overlap [addr, addr+len); KiB, or -1 on error. */
+long long mm_smaps_kb(const void *addr, size_t len, const char *field);
+/* Percentile (0..100) of a sorted array of n values. */
+double mm_percentile(const double *sorted, size_t n, double pct);
+void mm_sort_doubles(double *v, size_t n);
+
+#endif /* MMBENCH_H */

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Install the Debian packages mmbench needs, quietly, only those missing.
+# Usage: tools/deps.sh [--check] [GROUP...]
+#   groups: build (default), test, vm, all
+#   --check  only report; exit 1 and print the apt-get command if any is missing
+set -u
+build_pkgs="gcc make pkg-config libnuma-dev libhwloc-dev libcsv-dev libgsl-dev gnuplot-nox"
+test_pkgs="clang libclang-rt-14-dev"
+vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod"
+
+check=0
+groups=()
+for a in "$@"; do
+	case "$a" in
+	--check) check=1 ;;
+	build|test|vm|all) groups+=("$a") ;;
+	*) echo "deps.sh: unknown argument '$a'" >&2; exit 2 ;;
+	esac
+done
+[ ${#groups[@]} -eq 0 ] && groups=(build)
+
+want=""
+for g in "${groups[@]}"; do
+	case "$g" in
+	build) want="$want $build_pkgs" ;;
+	test) want="$want $build_pkgs $test_pkgs" ;;
+	vm) want="$want $vm_pkgs" ;;
+	all) want="$want $build_pkgs $test_pkgs $vm_pkgs" ;;
+	esac
+done
+
+missing=""
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y -q --no-install-recommends$missing"
+if [ "$check" = 1 ]; then
+	echo "missing packages:$missing" >&2
+	echo "install them with: $cmd" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing packages:$missing" >&2
+	echo "deps.sh: run as root: $cmd" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# The package lists may be absent on a fresh machine: update once, quietly.
+if ! apt-get install -y -qq --no-install-recommends $missing >/tmp/mmbench-apt.log 2>&1; then
+	apt-get update -qq >>/tmp/mmbench-apt.log 2>&1
+	if ! apt-get install -y -qq --no-install-recommends $missing >>/tmp/mmbench-apt.log 2>&1; then
+		echo "deps.sh: apt-get failed, see /tmp/mmbench-apt.log:" >&2
+		tail -n 5 /tmp/mmbench-apt.log >&2
+		exit 1
+	fi
+fi
+exit 0
