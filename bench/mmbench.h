@@ -56,6 +56,7 @@ struct mm_param {
 	double min, max;	/* MM_P_INT/MM_P_DOUBLE; ignored when min > max */
 	const char *choices;	/* MM_P_ENUM: "file|anon|shmem" */
 	const char *help;
+	bool nolist;		/* ',' is part of the value, not a case list */
 };
 
 #define MM_PARAM_END { .name = NULL }
@@ -86,8 +87,8 @@ struct mm_ctx {
 	const struct mm_case *c;
 	const char *run_dir;	/* results/<label>/<run_id>/ */
 	const char *scratch_dir; /* per-case scratch dir under run_dir, removed after */
-	int iteration;		/* 0-based; warm-ups are negative: -W..-1 */
-	bool warmup;
+	int iteration;		/* 0-based, counted separately for warm-ups */
+	bool warmup;		/* rows go to warmup.csv, never results.csv */
 	int ncpus;		/* online CPUs */
 	int nnodes;		/* NUMA nodes with memory */
 	char skip_reason[256];	/* set by mm_skip() */
@@ -99,9 +100,17 @@ enum mm_better { MM_LOWER, MM_HIGHER, MM_INFO };
 /* Append one row for the current iteration. Returns 0 or -errno. */
 int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 	    const char *unit, enum mm_better better);
+/*
+ * One raw sample (samples.csv; for latency CDFs): task number, class
+ * ("base", "huge", ...) and a value in ns. Not written for warm-ups.
+ */
+int mm_sample(struct mm_ctx *ctx, int task, const char *cls, uint64_t ns);
 /* Extra key,value facts for this run's meta.csv (case-specific notes). */
 int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Print "WORKLOAD: msg" (no errno) and return MM_FAIL. */
+int mm_fail(struct mm_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Record a skip reason; returns MM_SKIP so "return mm_skip(...)" works. */
 int mm_skip(struct mm_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -235,7 +244,10 @@ int mm_team_run(struct mm_ctx *ctx, const struct mm_team_opts *o,
 		struct mm_team **teamp);
 void *mm_team_slot(struct mm_team *t, int id);
 void mm_team_free(struct mm_team *t);
-/* Called by each task once ready; returns the common start time (ns). */
+/*
+ * Called by each task exactly once, when ready (also after a setup error,
+ * or the others wait forever); returns the common start time (ns).
+ */
 uint64_t mm_task_start(struct mm_task *t);
 /* Nonzero once the deadline has passed (cheap: a shared flag). */
 static inline int mm_task_stop(const struct mm_task *t);

@@ -1,0 +1,28 @@
+# The mmbench driver: the core in bench/ plus every workload in workloads/.
+MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c))
+WL_SRCS := $(wildcard workloads/*.c)
+MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
+MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lpthread -lm
+
+# The version string changes with every commit: only main.o/sysinfo.o see it.
+bench/sysinfo.o: CFLAGS += -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"'
+
+bench/%.o workloads/%.o: CFLAGS += -Ibench
+
+%.o: %.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+bench/mmbench: $(MMBENCH_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMBENCH_LIBS)
+
+# The same program built with ASan+UBSan, used by the tests.
+bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"' \
+		-o $@ $(CORE_SRCS) $(WL_SRCS) $(MMBENCH_LIBS)
+
+ALL_TARGETS += bench/mmbench
+CHECK_DEPS += bench/mmbench-san
+CLEAN_FILES += bench/mmbench bench/mmbench-san
+
+-include $(MMBENCH_OBJS:.o=.d)

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of the mmbench core, shared by the files in bench/ only. */
+#ifndef MMBENCH_CORE_H
+#define MMBENCH_CORE_H
+
+#include <stdio.h>
+#include "mmbench.h"
+
+#define MM_MAX_PARAMS 32
+#define MM_MAX_VALUES 32
+#define MM_MAX_CASES 1024
+#define MM_VALUE_LEN 256
+
+struct mm_case {
+	const struct workload *wl;
+	char val[MM_MAX_PARAMS][MM_VALUE_LEN];
+	char str[2048];
+};
+
+struct mm_pvals {
+	int n;
+	char v[MM_MAX_VALUES][MM_VALUE_LEN];
+};
+
+/* The parameters given on one command line, and their expansion. */
+struct mm_plist {
+	const struct workload *wl;
+	char *given[MM_MAX_PARAMS];	/* raw text from -p, or NULL */
+	struct mm_pvals vals[MM_MAX_PARAMS];
+	int ncases;
+};
+
+int mm_nparams(const struct workload *wl);
+const char *mm_param_default(const struct mm_param *p, char *buf, size_t len);
+int mm_param_check(const struct workload *wl, const struct mm_param *p,
+		   const char *s, char *out, size_t outlen, char *err,
+		   size_t errlen);
+void mm_plist_init(struct mm_plist *pl, const struct workload *wl);
+void mm_plist_free(struct mm_plist *pl);
+int mm_plist_set(struct mm_plist *pl, const char *kv, char *err, size_t errlen);
+int mm_plist_expand(struct mm_plist *pl, char *err, size_t errlen);
+void mm_plist_case(const struct mm_plist *pl, int k, struct mm_case *c);
+
+/* ---- output (csvout.c) */
+
+/* Identity of the run, copied into every row. */
+struct mm_run {
+	char dir[4096];
+	char run_id[128];
+	char label[128];
+	char kernel[128];
+	char host[128];
+	int mirror_fd;		/* -1: no mirror */
+};
+
+extern struct mm_run mm_run;
+
+/* Format fields as one CSV line (libcsv quoting where needed). */
+int mm_csv_line(char *buf, size_t len, const char *const *fields, int n);
+/* Open-append-write-close one line to DIR/name, creating it with header. */
+int mm_csv_append(const char *name, const char *header, const char *line);
+int mm_csv_append_fields(const char *name, const char *header,
+			 const char *const *fields, int n);
+/* fdatasync every result file this process has open. */
+void mm_csv_sync(void);
+void mm_mirror_line(const char *name, const char *line);
+int mm_mirror_open(const char *path);
+/* The log: stderr plus DIR/run.log plus mirror. */
+void mm_logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern FILE *mm_logfile;
+/* The last mm_err()/mm_fail() message of this process (cases.csv). */
+extern char mm_last_error[512];
+
+#define MM_RESULTS_HEADER \
+	"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better"
+#define MM_CASES_HEADER \
+	"schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s"
+#define MM_SAMPLES_HEADER \
+	"schema,run_id,label,kernel,workload,case,iteration,task,class,value_ns"
+
+/* ---- settings (settings.c) */
+
+int mm_settings_init(const char *run_dir);
+/* Restore every journalled knob not yet restored; returns failures. */
+int mm_settings_restore(const char *run_dir, bool verbose);
+
+/* ---- sysinfo (sysinfo.c) */
+
+int mm_sysinfo_write(const char *path, int argc, char **argv,
+		     char **extra, int nextra);
+int mm_topology_xml(const char *path);
+/* Print "name: reason" if a need is not met; returns true if all met. */
+bool mm_needs_met(unsigned int needs, char *why, size_t len);
+
+/* ---- probes (probe.c) */
+
+void mm_probe_set(const char *funcs);
+
+#endif /* MMBENCH_CORE_H */

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Result files. Every row is formatted with libcsv's quoting and appended
+ * with a single write() to a file opened O_APPEND, so a kill at any moment
+ * leaves every finished row intact and never a torn one; the driver calls
+ * mm_csv_sync() after each iteration so rows also survive a panic.
+ * With --mirror, each line also goes to a second file (a serial port in
+ * the VM lab) as "@@MM <file> <line>".
+ */
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core.h"
+
+struct mm_run mm_run = { .mirror_fd = -1 };
+FILE *mm_logfile;
+
+#define MM_MAX_FILES 8
+static struct {
+	char name[32];
+	int fd;
+	pid_t pid;
+} files[MM_MAX_FILES];
+
+static bool needs_quotes(const char *s)
+{
+	return strpbrk(s, ",\"\r\n") != NULL || (*s == ' ') ||
+	       (*s && s[strlen(s) - 1] == ' ');
+}
+
+int mm_csv_line(char *buf, size_t len, const char *const *fields, int n)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *f = fields[i] ? fields[i] : "";
+		size_t flen = strlen(f), w;
+
+		if (i) {
+			if (off + 1 >= len)
+				return -ENOSPC;
+			buf[off++] = ',';
+		}
+		if (needs_quotes(f)) {
+			w = csv_write(buf + off, len - off, f, flen);
+		} else {
+			w = flen;
+			if (off + w < len)
+				memcpy(buf + off, f, flen);
+		}
+		if (off + w + 2 > len)
+			return -ENOSPC;
+		off += w;
+	}
+	buf[off++] = '\n';
+	buf[off] = '\0';
+	return (int)off;
+}
+
+/* One fd per file and process: children reopen rather than share. */
+static int file_fd(const char *name, const char *header)
+{
+	char path[4200];
+	struct stat st;
+	int i, fd;
+
+	for (i = 0; i < MM_MAX_FILES; i++) {
+		if (files[i].fd > 0 && files[i].pid == getpid() &&
+		    strcmp(files[i].name, name) == 0)
+			return files[i].fd;
+	}
+	snprintf(path, sizeof(path), "%s/%s", mm_run.dir, name);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (header && fstat(fd, &st) == 0 && st.st_size == 0) {
+		char h[512];
+		int hl = snprintf(h, sizeof(h), "%s\n", header);
+
+		if (write(fd, h, (size_t)hl) != hl) {
+			close(fd);
+			return -EIO;
+		}
+		if (mm_run.mirror_fd >= 0) {
+			h[hl - 1] = '\0';
+			mm_mirror_line(name, h);
+		}
+	}
+	for (i = 0; i < MM_MAX_FILES; i++) {
+		if (files[i].fd <= 0 || files[i].pid != getpid()) {
+			snprintf(files[i].name, sizeof(files[i].name), "%s", name);
+			files[i].fd = fd;
+			files[i].pid = getpid();
+			return fd;
+		}
+	}
+	return fd;	/* table full: works, but leaks one fd */
+}
+
+void mm_csv_sync(void)
+{
+	for (int i = 0; i < MM_MAX_FILES; i++)
+		if (files[i].fd > 0 && files[i].pid == getpid())
+			fdatasync(files[i].fd);
+}
+
+void mm_mirror_line(const char *name, const char *line)
+{
+	char buf[8400];
+	size_t l = strlen(line);
+	int n;
+
+	if (mm_run.mirror_fd < 0)
+		return;
+	while (l && line[l - 1] == '\n')
+		l--;
+	n = snprintf(buf, sizeof(buf), "@@MM %s %.*s\n", name, (int)l, line);
+	if (n > 0 && (size_t)n < sizeof(buf) &&
+	    write(mm_run.mirror_fd, buf, (size_t)n) < 0) {
+		/* The mirror is best effort; the local file has the row. */
+	}
+}
+
+int mm_mirror_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC,
+		      0644);
+
+	if (fd < 0)
+		return -errno;
+	mm_run.mirror_fd = fd;
+	return 0;
+}
+
+int mm_csv_append(const char *name, const char *header, const char *line)
+{
+	int fd = file_fd(name, header);
+	size_t len = strlen(line);
+
+	if (fd < 0)
+		return fd;
+	if (write(fd, line, len) != (ssize_t)len)
+		return -EIO;
+	mm_mirror_line(name, line);
+	return 0;
+}
+
+int mm_csv_append_fields(const char *name, const char *header,
+			 const char *const *fields, int n)
+{
+	char line[8192];
+	int ret = mm_csv_line(line, sizeof(line), fields, n);
+
+	if (ret < 0)
+		return ret;
+	return mm_csv_append(name, header, line);
+}
+
+static const char *better_str(enum mm_better b)
+{
+	return b == MM_LOWER ? "lower" : b == MM_HIGHER ? "higher" : "info";
+}
+
+int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
+	    const char *unit, enum mm_better better)
+{
+	char schema[8], iter[16], val[64];
+	const char *f[11];
+
+	snprintf(schema, sizeof(schema), "%d", MM_SCHEMA_VERSION);
+	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
+	snprintf(val, sizeof(val), "%.12g", value);
+	f[0] = schema;
+	f[1] = mm_run.run_id;
+	f[2] = mm_run.label;
+	f[3] = mm_run.kernel;
+	f[4] = ctx->wl->name;
+	f[5] = mm_case_string(ctx->c);
+	f[6] = iter;
+	f[7] = metric;
+	f[8] = val;
+	f[9] = unit;
+	f[10] = better_str(better);
+	return mm_csv_append_fields(ctx->warmup ? "warmup.csv" : "results.csv",
+				    MM_RESULTS_HEADER, f, 11);
+}
+
+int mm_sample(struct mm_ctx *ctx, int task, const char *cls, uint64_t ns)
+{
+	char schema[8], iter[16], t[16], v[32];
+	const char *f[10];
+
+	if (ctx->warmup)
+		return 0;
+	snprintf(schema, sizeof(schema), "%d", MM_SCHEMA_VERSION);
+	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
+	snprintf(t, sizeof(t), "%d", task);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)ns);
+	f[0] = schema;
+	f[1] = mm_run.run_id;
+	f[2] = mm_run.label;
+	f[3] = mm_run.kernel;
+	f[4] = ctx->wl->name;
+	f[5] = mm_case_string(ctx->c);
+	f[6] = iter;
+	f[7] = t;
+	f[8] = cls;
+	f[9] = v;
+	return mm_csv_append_fields("samples.csv", MM_SAMPLES_HEADER, f, 10);
+}
+
+int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
+{
+	char k[160], v[1024];
+	const char *f[2] = { k, v };
+	va_list ap;
+
+	(void)ctx;
+	snprintf(k, sizeof(k), "note_%s", key);
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	return mm_csv_append_fields("meta.csv", "key,value", f, 2);
+}
+
+void mm_logf(const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > 0 && buf[strlen(buf) - 1] != '\n' && strlen(buf) + 1 < sizeof(buf))
+		strcat(buf, "\n");
+	fputs(buf, stderr);
+	if (mm_run.dir[0]) {
+		int fd = file_fd("run.log", NULL);
+
+		if (fd >= 0 && write(fd, buf, strlen(buf)) < 0) {
+			/* stderr already has it */
+		}
+		mm_mirror_line("run.log", buf);
+	}
+}
+
+char mm_last_error[512];
+
+static void vlog(struct mm_ctx *ctx, const char *fmt, va_list ap, int err)
+{
+	char msg[1536];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (err >= 0)
+		snprintf(mm_last_error, sizeof(mm_last_error), "%s%s%s", msg,
+			 err ? ": " : "", err ? strerror(err) : "");
+	if (err > 0)
+		mm_logf("%s: %s: %s", ctx->wl->name, msg, strerror(err));
+	else
+		mm_logf("%s: %s", ctx->wl->name, msg);
+}
+
+void mm_log(struct mm_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ctx, fmt, ap, -1);
+	va_end(ap);
+}
+
+int mm_err(struct mm_ctx *ctx, const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ctx, fmt, ap, e);
+	va_end(ap);
+	return MM_FAIL;
+}
+
+int mm_fail(struct mm_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ctx, fmt, ap, 0);
+	va_end(ap);
+	return MM_FAIL;
+}
+
+int mm_skip(struct mm_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
+	va_end(ap);
+	return MM_SKIP;
+}

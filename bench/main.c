@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmbench: the command-line front door.
+ *   mmbench list | info WORKLOAD | run WORKLOAD [opts] | suite FILE [opts]
+ *   mmbench sysinfo [-o FILE] | restore DIR
+ */
+#include <csv.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "driver.h"
+
+#define MAX_META 64
+#define MAX_LINES 256
+
+static void usage(FILE *f)
+{
+	fputs("usage: mmbench list\n"
+	      "       mmbench info WORKLOAD\n"
+	      "       mmbench run WORKLOAD [-p key=value[,value...]]... [options]\n"
+	      "       mmbench suite FILE [options]\n"
+	      "       mmbench sysinfo [-o FILE]\n"
+	      "       mmbench restore RUN_DIR\n"
+	      "options for run and suite:\n"
+	      "  -i, --iterations N   measured iterations per case (default 5)\n"
+	      "  -w, --warmups N      warm-up iterations per case, reported in\n"
+	      "                       warmup.csv, never in results.csv (default 1)\n"
+	      "  -o, --out DIR        the run directory (default\n"
+	      "                       ROOT/LABEL/YYYYmmdd-HHMMSS-HOST)\n"
+	      "      --root DIR       results root (default ./results)\n"
+	      "      --label LABEL    run label (default: kernel release)\n"
+	      "      --timeout SEC    per-case time limit (default 900)\n"
+	      "      --probe F[,F]    count calls of kernel functions in the\n"
+	      "                       measured phase (tracefs kprobes; root)\n"
+	      "      --meta KEY=VAL   add or override a fact in meta.csv\n"
+	      "      --mirror PATH    copy every output line to PATH as\n"
+	      "                       '@@MM FILE LINE' (VM lab serial port)\n"
+	      "  -v, --verbose        log restored settings\n"
+	      "exit status: 0 ran, 1 a case failed, 2 usage error, 4 all skipped\n",
+	      f);
+}
+
+static void need_list(unsigned int needs, char *buf, size_t len)
+{
+	static const char *const names[] = { "root", "numa2", "thp", "swap",
+					     "tracefs" };
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 5; i++)
+		if (needs & (1u << i))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? "," : "", names[i]);
+	if (!off)
+		snprintf(buf, len, "-");
+}
+
+static int cmd_list(void)
+{
+	printf("%-12s %-22s %-8s %s\n", "WORKLOAD", "NEEDS", "HERE",
+	       "DESCRIPTION");
+	for (int i = 0; mm_workloads[i]; i++) {
+		const struct workload *wl = mm_workloads[i];
+		char needs[128], why[512];
+		bool ok = mm_needs_met(wl->needs, why, sizeof(why));
+
+		need_list(wl->needs, needs, sizeof(needs));
+		printf("%-12s %-22s %-8s %s\n", wl->name, needs, ok ? "yes" : "no",
+		       wl->desc);
+		if (!ok)
+			printf("%-12s   (not here: %s)\n", "", why);
+	}
+	return MM_PASS;
+}
+
+static const char *type_name(enum mm_ptype t)
+{
+	static const char *const n[] = { "int", "double", "bool", "enum",
+					 "string" };
+
+	return n[t];
+}
+
+static int cmd_info(const char *name)
+{
+	const struct workload *wl = mm_workload_find(name);
+	char needs[128], why[512], buf[MM_VALUE_LEN], range[64];
+
+	if (!wl) {
+		fprintf(stderr, "mmbench: unknown workload '%s' (see: mmbench list)\n",
+			name);
+		return MM_USAGE;
+	}
+	need_list(wl->needs, needs, sizeof(needs));
+	printf("%s: %s\nneeds: %s (%s)\n\n", wl->name, wl->desc, needs,
+	       mm_needs_met(wl->needs, why, sizeof(why)) ? "met here" : why);
+	printf("%-14s %-7s %-18s %-16s %s\n", "PARAMETER", "TYPE", "DEFAULT",
+	       "RANGE", "HELP");
+	for (const struct mm_param *p = wl->params; p && p->name; p++) {
+		const char *def = mm_param_default(p, buf, sizeof(buf));
+
+		if (p->type == MM_P_ENUM)
+			snprintf(range, sizeof(range), "%s", p->choices);
+		else if ((p->type == MM_P_INT || p->type == MM_P_DOUBLE) &&
+			 p->min <= p->max)
+			snprintf(range, sizeof(range), p->type == MM_P_INT ? "%.0f..%.0f" : "%g..%g", p->min, p->max);
+		else
+			snprintf(range, sizeof(range), "-");
+		printf("%-14s %-7s %-18s %-16s %s%s\n", p->name, type_name(p->type),
+		       *def ? def : "(auto)", range, p->help,
+		       p->nolist ? " (',' is part of the value)" : "");
+	}
+	printf("\nA list value (-p name=a,b,c) runs one case per value.\n");
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- run setup */
+
+struct run_opts {
+	struct mm_opts o;
+	bool iter_set, warm_set;
+	const char *out, *root, *label, *mirror, *probe;
+	char *meta[MAX_META];
+	int nmeta;
+};
+
+/* One planned invocation: a workload and its expanded parameters. */
+struct plan {
+	struct mm_plist pl;
+	int iterations, warmups;
+	char where[300];	/* "suite:LINE" for messages */
+};
+
+static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi) {
+		fprintf(stderr, "mmbench: %s: '%s' is not a number in [%d, %d]\n",
+			opt, s, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+enum { OPT_ROOT = 256, OPT_LABEL, OPT_TIMEOUT, OPT_PROBE, OPT_META, OPT_MIRROR };
+
+static const struct option long_opts[] = {
+	{ "iterations", required_argument, NULL, 'i' },
+	{ "warmups", required_argument, NULL, 'w' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "param", required_argument, NULL, 'p' },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "meta", required_argument, NULL, OPT_META },
+	{ "mirror", required_argument, NULL, OPT_MIRROR },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * Parse options of one invocation (the command line, or one suite line).
+ * -p goes into pl when given; global options into ro (only when global).
+ */
+static int parse_opts(int argc, char **argv, struct run_opts *ro,
+		      struct plan *pn, bool global)
+{
+	char err[512];
+	int c, v;
+
+	optind = 0;	/* glibc: full re-initialisation for a new argv */
+	while ((c = getopt_long(argc, argv, "+i:w:o:p:vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (parse_count("--iterations", optarg, 1, 100000, &v) < 0)
+				return -1;
+			if (global) {
+				ro->o.iterations = v;
+				ro->iter_set = true;
+			}
+			if (pn)
+				pn->iterations = v;
+			break;
+		case 'w':
+			if (parse_count("--warmups", optarg, 0, 100000, &v) < 0)
+				return -1;
+			if (global) {
+				ro->o.warmups = v;
+				ro->warm_set = true;
+			}
+			if (pn)
+				pn->warmups = v;
+			break;
+		case 'p':
+			if (!pn) {
+				fprintf(stderr, "mmbench: -p belongs on a suite line\n");
+				return -1;
+			}
+			if (mm_plist_set(&pn->pl, optarg, err, sizeof(err)) < 0) {
+				fprintf(stderr, "mmbench: %s%s\n", pn->where, err);
+				return -1;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			if (!global) {
+				fprintf(stderr, "mmbench: %sonly -p, -i and -w belong on a suite line\n",
+					pn ? pn->where : "");
+				return -1;
+			}
+			switch (c) {
+			case 'o': ro->out = optarg; break;
+			case 'v': ro->o.verbose = true; break;
+			case OPT_ROOT: ro->root = optarg; break;
+			case OPT_LABEL: ro->label = optarg; break;
+			case OPT_MIRROR: ro->mirror = optarg; break;
+			case OPT_PROBE: ro->probe = optarg; break;
+			case OPT_TIMEOUT:
+				if (parse_count("--timeout", optarg, 1, 86400 * 7, &v) < 0)
+					return -1;
+				ro->o.timeout = (unsigned int)v;
+				break;
+			case OPT_META:
+				if (!strchr(optarg, '=') || ro->nmeta == MAX_META) {
+					fprintf(stderr, "mmbench: --meta '%s': expected KEY=VALUE\n",
+						optarg);
+					return -1;
+				}
+				ro->meta[ro->nmeta++] = optarg;
+				break;
+			default:
+				usage(stderr);
+				return -1;
+			}
+		}
+	}
+	return optind;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* ---- an existing run directory keeps its run_id (appending runs) */
+
+struct meta_find {
+	const char *key;
+	char *out;
+	size_t len;
+	int field;
+	bool match;
+};
+
+static void mf_field(void *s, size_t len, void *data)
+{
+	struct meta_find *m = data;
+
+	if (m->field == 0)
+		m->match = len == strlen(m->key) && memcmp(s, m->key, len) == 0;
+	else if (m->field == 1 && m->match)
+		snprintf(m->out, m->len, "%.*s", (int)len, (const char *)s);
+	m->field++;
+}
+
+static void mf_row(int c, void *data)
+{
+	(void)c;
+	((struct meta_find *)data)->field = 0;
+}
+
+static bool meta_lookup(const char *dir, const char *key, char *out, size_t len)
+{
+	struct meta_find m = { .key = key, .out = out, .len = len };
+	char path[4200], buf[4096];
+	struct csv_parser p;
+	size_t n;
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/meta.csv", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	csv_init(&p, 0);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		csv_parse(&p, buf, n, mf_field, mf_row, &m);
+	csv_fini(&p, mf_field, mf_row, &m);
+	csv_free(&p);
+	fclose(f);
+	return out[0] != '\0';
+}
+
+static int setup_run(struct run_opts *ro, int argc, char **argv)
+{
+	struct utsname u;
+	char stamp[32], host[64];
+	time_t now = time(NULL);
+	bool existing;
+
+	uname(&u);
+	snprintf(mm_run.kernel, sizeof(mm_run.kernel), "%s", u.release);
+	snprintf(host, sizeof(host), "%s", u.nodename);
+	snprintf(mm_run.host, sizeof(mm_run.host), "%s", host);
+	snprintf(mm_run.label, sizeof(mm_run.label), "%s",
+		 ro->label ? ro->label : u.release);
+	if (strpbrk(mm_run.label, "/ ,\"\n") || !mm_run.label[0]) {
+		fprintf(stderr, "mmbench: --label '%s': may not be empty or contain '/', ' ', ',' or quotes\n",
+			mm_run.label);
+		return -1;
+	}
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	if (ro->out)
+		snprintf(mm_run.dir, sizeof(mm_run.dir), "%s", ro->out);
+	else
+		snprintf(mm_run.dir, sizeof(mm_run.dir), "%s/%s/%s-%s",
+			 ro->root ? ro->root : "results", mm_run.label, stamp, host);
+	if (mkdir_p(mm_run.dir) < 0 || access(mm_run.dir, W_OK) < 0) {
+		fprintf(stderr, "mmbench: run directory '%s': %s\n", mm_run.dir,
+			strerror(errno));
+		return -1;
+	}
+	existing = meta_lookup(mm_run.dir, "run_id", mm_run.run_id,
+			       sizeof(mm_run.run_id));
+	if (!existing)
+		snprintf(mm_run.run_id, sizeof(mm_run.run_id), "%s-%s", stamp, host);
+	if (!ro->mirror)
+		ro->mirror = getenv("MMBENCH_MIRROR");
+	if (ro->mirror && mm_mirror_open(ro->mirror) < 0) {
+		fprintf(stderr, "mmbench: --mirror '%s': %s\n", ro->mirror,
+			strerror(errno));
+		return -1;
+	}
+	mm_settings_init(mm_run.dir);
+	/* A journal left by a killed run in this directory: put it right. */
+	mm_settings_restore(mm_run.dir, true);
+	if (!existing) {
+		char topo[4200];
+
+		if (mm_sysinfo_write("meta.csv", argc, argv, ro->meta, ro->nmeta) < 0) {
+			fprintf(stderr, "mmbench: cannot write %s/meta.csv\n", mm_run.dir);
+			return -1;
+		}
+		snprintf(topo, sizeof(topo), "%s/topology.xml", mm_run.dir);
+		if (mm_topology_xml(topo) < 0)
+			mm_logf("mmbench: hwloc could not export %s", topo);
+	}
+	mm_probe_set(ro->probe);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- execute */
+
+static void progress(int done, int total, uint64_t t0, const char *what)
+{
+	double el = (double)(mm_now_ns() - t0) / 1e9;
+
+	if (isatty(STDERR_FILENO) && done > 0) {
+		double eta = el / done * (total - done);
+
+		fprintf(stderr, "[%d/%d %02d:%02d elapsed, ETA %02d:%02d] %s\n",
+			done + 1, total, (int)el / 60, (int)el % 60,
+			(int)eta / 60, (int)eta % 60, what);
+	} else {
+		mm_logf("[%d/%d] %s", done + 1, total, what);
+	}
+}
+
+/* Run every case of every plan; returns the exit status of the run. */
+static int execute(struct plan *plans, int nplans, struct run_opts *ro)
+{
+	int total = 0, done = 0, passed = 0, failed = 0, skipped = 0;
+	uint64_t t0 = mm_now_ns();
+
+	for (int i = 0; i < nplans; i++)
+		total += plans[i].pl.ncases;
+	mm_driver_signals();
+	for (int i = 0; i < nplans && !mm_driver_interrupted(); i++) {
+		struct mm_opts o = ro->o;
+
+		o.iterations = ro->iter_set ? ro->o.iterations : plans[i].iterations;
+		o.warmups = ro->warm_set ? ro->o.warmups : plans[i].warmups;
+		for (int k = 0; k < plans[i].pl.ncases && !mm_driver_interrupted(); k++) {
+			struct mm_case *c = malloc(sizeof(*c));
+			char what[2200];
+			int ret;
+
+			if (!c)
+				return MM_FAIL;
+			mm_plist_case(&plans[i].pl, k, c);
+			snprintf(what, sizeof(what), "%s %s", plans[i].pl.wl->name,
+				 mm_case_string(c));
+			progress(done, total, t0, what);
+			ret = mm_run_case(plans[i].pl.wl, c, &o);
+			passed += ret == MM_PASS;
+			skipped += ret == MM_SKIP;
+			failed += ret != MM_PASS && ret != MM_SKIP;
+			done++;
+			free(c);
+		}
+	}
+	mm_logf("mmbench: %d case(s): %d passed, %d failed, %d skipped; results in %s",
+		done, passed, failed, skipped, mm_run.dir);
+	if (mm_driver_interrupted()) {
+		mm_logf("mmbench: interrupted by signal %d; settings restored",
+			mm_driver_interrupted());
+		return 128 + mm_driver_interrupted();
+	}
+	if (failed)
+		return MM_FAIL;
+	return passed == 0 && skipped > 0 ? MM_SKIP : MM_PASS;
+}
+
+static int plan_init(struct plan *pn, const char *wlname, const char *where)
+{
+	const struct workload *wl = mm_workload_find(wlname);
+
+	snprintf(pn->where, sizeof(pn->where), "%s", where);
+	pn->iterations = 5;
+	pn->warmups = 1;
+	if (!wl) {
+		fprintf(stderr, "mmbench: %sunknown workload '%s' (see: mmbench list)\n",
+			where, wlname);
+		return -1;
+	}
+	mm_plist_init(&pn->pl, wl);
+	return 0;
+}
+
+static int plan_expand(struct plan *pn)
+{
+	char err[512];
+
+	if (mm_plist_expand(&pn->pl, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mmbench: %s%s\n", pn->where, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_opts ro = { .o = { .iterations = 5, .warmups = 1, .timeout = 900 } };
+	struct plan *pn = calloc(1, sizeof(*pn));
+	int ret = MM_USAGE, idx;
+
+	if (!pn)
+		return MM_FAIL;
+	if (argc < 2 || argv[1][0] == '-') {
+		fprintf(stderr, "mmbench run: which workload? (see: mmbench list)\n");
+		goto out;
+	}
+	if (plan_init(pn, argv[1], "") < 0)
+		goto out;
+	idx = parse_opts(argc - 1, argv + 1, &ro, pn, true);
+	if (idx < 0)
+		goto out;
+	if (idx < argc - 1) {
+		fprintf(stderr, "mmbench run: unexpected argument '%s'\n", argv[idx + 1]);
+		goto out;
+	}
+	if (plan_expand(pn) < 0 || setup_run(&ro, argc, argv) < 0)
+		goto out;
+	ret = execute(pn, 1, &ro);
+out:
+	mm_plist_free(&pn->pl);
+	free(pn);
+	return ret;
+}
+
+/* Split a suite line into words (no quoting: values have no spaces). */
+static int split_words(char *line, char **words, int max)
+{
+	int n = 0;
+
+	words[n++] = "suite-line";
+	for (char *s = strtok(line, " \t\r\n"); s && n < max - 1;
+	     s = strtok(NULL, " \t\r\n"))
+		words[n++] = s;
+	words[n] = NULL;
+	return n;
+}
+
+static int load_suite(const char *file, struct plan *plans, int *nplans,
+		      struct run_opts *ro)
+{
+	char line[4096], where[300];
+	int lineno = 0, n = 0;
+	FILE *f = fopen(file, "re");
+
+	if (!f) {
+		fprintf(stderr, "mmbench: suite '%s': %s\n", file, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *words[128], *hash = strchr(line, '#');
+		int nw, idx;
+
+		lineno++;
+		if (hash)
+			*hash = '\0';
+		nw = split_words(line, words, 128);
+		if (nw < 2)
+			continue;
+		if (n == MAX_LINES) {
+			fprintf(stderr, "mmbench: suite '%s': more than %d lines\n", file,
+				MAX_LINES);
+			goto fail;
+		}
+		snprintf(where, sizeof(where), "%s:%d: ", file, lineno);
+		if (plan_init(&plans[n], words[1], where) < 0)
+			goto fail;
+		idx = parse_opts(nw - 1, words + 1, ro, &plans[n], false);
+		if (idx < 0)
+			goto fail;
+		if (idx < nw - 1) {
+			fprintf(stderr, "mmbench: %sunexpected word '%s'\n", where,
+				words[idx + 1]);
+			goto fail;
+		}
+		if (plan_expand(&plans[n]) < 0)
+			goto fail;
+		n++;
+	}
+	fclose(f);
+	if (n == 0) {
+		fprintf(stderr, "mmbench: suite '%s' has no workload lines\n", file);
+		return -1;
+	}
+	*nplans = n;
+	return 0;
+fail:
+	fclose(f);
+	*nplans = n + 1;
+	return -1;
+}
+
+static int cmd_suite(int argc, char **argv)
+{
+	struct run_opts ro = { .o = { .iterations = 5, .warmups = 1, .timeout = 900 } };
+	struct plan *plans = calloc(MAX_LINES, sizeof(*plans));
+	int nplans = 0, ret = MM_USAGE, idx;
+
+	if (!plans)
+		return MM_FAIL;
+	idx = parse_opts(argc, argv, &ro, NULL, true);
+	if (idx < 0)
+		goto out;
+	if (idx != argc - 1) {
+		fprintf(stderr, "mmbench suite: expected one suite FILE\n");
+		goto out;
+	}
+	if (load_suite(argv[idx], plans, &nplans, &ro) < 0)
+		goto out;
+	if (setup_run(&ro, argc, argv) < 0)
+		goto out;
+	ret = execute(plans, nplans, &ro);
+out:
+	for (int i = 0; i < nplans; i++)
+		mm_plist_free(&plans[i].pl);
+	free(plans);
+	return ret;
+}
+
+static int cmd_sysinfo(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "-o") == 0) {
+		if (!freopen(argv[2], "w", stdout)) {
+			fprintf(stderr, "mmbench sysinfo: -o '%s': %s\n", argv[2],
+				strerror(errno));
+			return MM_FAIL;
+		}
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: mmbench sysinfo [-o FILE]\n");
+		return MM_USAGE;
+	}
+	return mm_sysinfo_write("-", argc, argv, NULL, 0) < 0 ? MM_FAIL : MM_PASS;
+}
+
+static int cmd_restore(int argc, char **argv)
+{
+	char path[4200];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mmbench restore RUN_DIR\n");
+		return MM_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/settings.journal", argv[1]);
+	if (access(path, R_OK) < 0) {
+		fprintf(stderr, "mmbench restore: no settings journal in '%s': %s\n",
+			argv[1], strerror(errno));
+		return MM_USAGE;
+	}
+	return mm_settings_restore(argv[1], true) ? MM_FAIL : MM_PASS;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (strcmp(cmd, "list") == 0)
+		return cmd_list();
+	if (strcmp(cmd, "info") == 0 && argc == 3)
+		return cmd_info(argv[2]);
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "suite") == 0)
+		return cmd_suite(argc - 1, argv + 1);
+	if (strcmp(cmd, "sysinfo") == 0)
+		return cmd_sysinfo(argc - 1, argv + 1);
+	if (strcmp(cmd, "restore") == 0)
+		return cmd_restore(argc - 1, argv + 1);
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+	    strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return MM_PASS;
+	}
+	usage(stderr);
+	return MM_USAGE;
+}

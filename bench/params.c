@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parameters: validation against a workload's table, list expansion into
+ * cases (the cartesian product of every list), and the canonical case
+ * string "k=v;k=v" with keys sorted, which lines results up across runs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core.h"
+
+static const struct mm_param *param_def(const struct workload *wl,
+					const char *name, int *idx)
+{
+	for (int i = 0; wl->params && wl->params[i].name; i++) {
+		if (strcmp(wl->params[i].name, name) == 0) {
+			if (idx)
+				*idx = i;
+			return &wl->params[i];
+		}
+	}
+	return NULL;
+}
+
+int mm_nparams(const struct workload *wl)
+{
+	int n = 0;
+
+	while (wl->params && wl->params[n].name)
+		n++;
+	return n;
+}
+
+static int parse_bool(const char *s)
+{
+	static const char *const t[] = { "1", "on", "yes", "true" };
+	static const char *const f[] = { "0", "off", "no", "false" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(s, t[i]) == 0)
+			return 1;
+		if (strcasecmp(s, f[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static bool enum_has(const char *choices, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = choices; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && strncmp(p, s, n) == 0)
+			return true;
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
+}
+
+/*
+ * Check one scalar value; on success store its canonical text in out.
+ * The error names the workload, the parameter and what is wrong.
+ */
+int mm_param_check(const struct workload *wl, const struct mm_param *p,
+		   const char *s, char *out, size_t outlen, char *err,
+		   size_t errlen)
+{
+	char *end;
+
+	if (*s == '\0' && p->type != MM_P_STRING) {
+		snprintf(err, errlen, "%s: parameter '%s': empty value",
+			 wl->name, p->name);
+		return -1;
+	}
+	switch (p->type) {
+	case MM_P_INT: {
+		long long v;
+
+		errno = 0;
+		v = strtoll(s, &end, 0);
+		if (errno || *end) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': '%s' is not an integer",
+				 wl->name, p->name, s);
+			return -1;
+		}
+		if (p->min <= p->max && ((double)v < p->min || (double)v > p->max)) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': %lld is outside [%g, %g]",
+				 wl->name, p->name, v, p->min, p->max);
+			return -1;
+		}
+		snprintf(out, outlen, "%lld", v);
+		return 0;
+	}
+	case MM_P_DOUBLE: {
+		double v;
+
+		errno = 0;
+		v = strtod(s, &end);
+		if (errno || *end || !isfinite(v)) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': '%s' is not a number",
+				 wl->name, p->name, s);
+			return -1;
+		}
+		if (p->min <= p->max && (v < p->min || v > p->max)) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': %g is outside [%g, %g]",
+				 wl->name, p->name, v, p->min, p->max);
+			return -1;
+		}
+		snprintf(out, outlen, "%g", v);
+		return 0;
+	}
+	case MM_P_BOOL: {
+		int b = parse_bool(s);
+
+		if (b < 0) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': '%s' is not a boolean (0/1, on/off)",
+				 wl->name, p->name, s);
+			return -1;
+		}
+		snprintf(out, outlen, "%d", b);
+		return 0;
+	}
+	case MM_P_ENUM:
+		if (!enum_has(p->choices, s)) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': '%s' is not one of %s",
+				 wl->name, p->name, s, p->choices);
+			return -1;
+		}
+		break;
+	case MM_P_STRING:
+		if (strpbrk(s, ";=\n")) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': '%s' may not contain ';', '=' or a newline",
+				 wl->name, p->name, s);
+			return -1;
+		}
+		break;
+	}
+	if (strlen(s) >= outlen) {
+		snprintf(err, errlen, "%s: parameter '%s': value too long",
+			 wl->name, p->name);
+		return -1;
+	}
+	strcpy(out, s);
+	return 0;
+}
+
+/* The default text of a parameter on this machine. */
+const char *mm_param_default(const struct mm_param *p, char *buf, size_t len)
+{
+	if (p->def)
+		return p->def;
+	if (p->def_fn)
+		return p->def_fn(buf, len);
+	return "";
+}
+
+void mm_plist_init(struct mm_plist *pl, const struct workload *wl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->wl = wl;
+}
+
+void mm_plist_free(struct mm_plist *pl)
+{
+	for (int i = 0; i < MM_MAX_PARAMS; i++)
+		free(pl->given[i]);
+	memset(pl->given, 0, sizeof(pl->given));
+}
+
+/* Record "-p key=value" (the value may be a comma list). */
+int mm_plist_set(struct mm_plist *pl, const char *kv, char *err, size_t errlen)
+{
+	const char *eq = strchr(kv, '=');
+	char name[64];
+	int idx;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(name)) {
+		snprintf(err, errlen, "%s: bad parameter '%s': expected key=value",
+			 pl->wl->name, kv);
+		return -1;
+	}
+	memcpy(name, kv, (size_t)(eq - kv));
+	name[eq - kv] = '\0';
+	if (!param_def(pl->wl, name, &idx)) {
+		snprintf(err, errlen,
+			 "%s: unknown parameter '%s' (see: mmbench info %s)",
+			 pl->wl->name, name, pl->wl->name);
+		return -1;
+	}
+	free(pl->given[idx]);
+	pl->given[idx] = strdup(eq + 1);
+	return pl->given[idx] ? 0 : -1;
+}
+
+/* Split one parameter's text into checked values. */
+static int expand_one(const struct workload *wl, const struct mm_param *p,
+		      const char *text, struct mm_pvals *pv, char *err,
+		      size_t errlen)
+{
+	char *dup = strdup(text), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!dup)
+		return -1;
+	pv->n = 0;
+	if (*text == '\0' || p->nolist) {
+		/* "" is "unset": the workload decides at run time. */
+		free(dup);
+		pv->n = 1;
+		pv->v[0][0] = '\0';
+		return *text ? mm_param_check(wl, p, text, pv->v[0],
+					      sizeof(pv->v[0]), err, errlen) : 0;
+	}
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (pv->n == MM_MAX_VALUES) {
+			snprintf(err, errlen, "%s: parameter '%s': more than %d values",
+				 wl->name, p->name, MM_MAX_VALUES);
+			ret = -1;
+			break;
+		}
+		if (mm_param_check(wl, p, tok, pv->v[pv->n], sizeof(pv->v[0]),
+				   err, errlen) < 0) {
+			ret = -1;
+			break;
+		}
+		pv->n++;
+	}
+	if (ret == 0 && pv->n == 0) {
+		snprintf(err, errlen, "%s: parameter '%s': empty list",
+			 wl->name, p->name);
+		ret = -1;
+	}
+	free(dup);
+	return ret;
+}
+
+/* Validate everything and compute the value lists of every parameter. */
+int mm_plist_expand(struct mm_plist *pl, char *err, size_t errlen)
+{
+	const struct workload *wl = pl->wl;
+	int n = mm_nparams(wl);
+	char buf[MM_VALUE_LEN];
+
+	if (n > MM_MAX_PARAMS) {
+		snprintf(err, errlen, "%s: too many parameters", wl->name);
+		return -1;
+	}
+	pl->ncases = 1;
+	for (int i = 0; i < n; i++) {
+		const char *text = pl->given[i] ? pl->given[i] :
+			mm_param_default(&wl->params[i], buf, sizeof(buf));
+
+		if (expand_one(wl, &wl->params[i], text, &pl->vals[i], err,
+			       errlen) < 0)
+			return -1;
+		pl->ncases *= pl->vals[i].n;
+		if (pl->ncases > MM_MAX_CASES) {
+			snprintf(err, errlen, "%s: more than %d cases", wl->name,
+				 MM_MAX_CASES);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_idx_name(const void *a, const void *b, void *arg)
+{
+	const struct mm_param *ps = arg;
+
+	return strcmp(ps[*(const int *)a].name, ps[*(const int *)b].name);
+}
+
+/*
+ * Case number k of the cartesian product. The last parameter varies
+ * slowest, so a list given for the first-declared parameter sweeps
+ * fastest within one setting of the others.
+ */
+void mm_plist_case(const struct mm_plist *pl, int k, struct mm_case *c)
+{
+	const struct workload *wl = pl->wl;
+	int n = mm_nparams(wl), order[MM_MAX_PARAMS];
+	size_t off = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->wl = wl;
+	for (int i = 0; i < n; i++) {
+		int nv = pl->vals[i].n;
+
+		snprintf(c->val[i], sizeof(c->val[i]), "%s", pl->vals[i].v[k % nv]);
+		k /= nv;
+		order[i] = i;
+	}
+	qsort_r(order, (size_t)n, sizeof(int), cmp_idx_name, (void *)wl->params);
+	for (int j = 0; j < n; j++) {
+		int i = order[j];
+
+		off += (size_t)snprintf(c->str + off, sizeof(c->str) - off,
+					"%s%s=%s", j ? ";" : "",
+					wl->params[i].name, c->val[i]);
+		if (off >= sizeof(c->str))
+			off = sizeof(c->str) - 1;
+	}
+}
+
+/* ---------------------------------------------------------------- access */
+
+static const char *case_val(const struct mm_case *c, const char *name)
+{
+	int idx;
+
+	if (!param_def(c->wl, name, &idx)) {
+		/* A workload asking for a parameter it did not declare. */
+		fprintf(stderr, "%s: internal error: no parameter '%s'\n",
+			c->wl->name, name);
+		abort();
+	}
+	return c->val[idx];
+}
+
+long long mm_param_int(const struct mm_case *c, const char *name)
+{
+	return strtoll(case_val(c, name), NULL, 0);
+}
+
+double mm_param_double(const struct mm_case *c, const char *name)
+{
+	return strtod(case_val(c, name), NULL);
+}
+
+bool mm_param_bool(const struct mm_case *c, const char *name)
+{
+	return parse_bool(case_val(c, name)) == 1;
+}
+
+const char *mm_param_str(const struct mm_case *c, const char *name)
+{
+	return case_val(c, name);
+}
+
+const char *mm_case_string(const struct mm_case *c)
+{
+	return c->str;
+}

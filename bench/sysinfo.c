@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The facts that decide whether two runs can be compared (meta.csv), the
+ * hwloc topology (topology.xml), and the requirement checks behind
+ * `mmbench list`.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <time.h>
+#include <errno.h>
+#include <hwloc.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "core.h"
+
+#ifndef MMBENCH_VERSION
+#define MMBENCH_VERSION "unknown"
+#endif
+
+#define THP "/sys/kernel/mm/transparent_hugepage"
+
+struct kv_out {
+	const char *path;
+	char **extra;	/* "key=value" overrides from --meta */
+	int nextra;
+	int err;
+};
+
+/* --meta KEY=VALUE: the value for key, or NULL. */
+static const char *override(struct kv_out *o, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (int i = 0; i < o->nextra; i++)
+		if (strncmp(o->extra[i], key, kl) == 0 && o->extra[i][kl] == '=')
+			return o->extra[i] + kl + 1;
+	return NULL;
+}
+
+static void kv(struct kv_out *o, const char *key, const char *val)
+{
+	const char *f[2] = { key, val };
+	const char *ov = override(o, key);
+	char line[8192];
+	int n;
+
+	if (ov)
+		f[1] = ov;
+	n = mm_csv_line(line, sizeof(line), f, 2);
+	if (n < 0) {
+		o->err = n;
+		return;
+	}
+	if (strcmp(o->path, "meta.csv") == 0) {
+		if (mm_csv_append("meta.csv", "key,value", line) < 0)
+			o->err = -EIO;
+	} else {
+		fputs(line, stdout);
+	}
+}
+
+static void kv_file(struct kv_out *o, const char *key, const char *path)
+{
+	char buf[4096];
+
+	if (mm_setting_get(path, buf, sizeof(buf)) == 0)
+		kv(o, key, buf);
+}
+
+static void kv_fmt(struct kv_out *o, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void kv_fmt(struct kv_out *o, const char *key, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	kv(o, key, buf);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) == 0 && c) {
+			c++;
+			while (*c == ' ')
+				c++;
+			c[strcspn(c, "\n")] = '\0';
+			snprintf(buf, len, "%s", c);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* Node memory from libnuma and from hwloc, "node:MiB;node:MiB". */
+static void node_mem(struct kv_out *o)
+{
+	char a[1024] = "", b[1024] = "";
+	size_t off = 0;
+	hwloc_topology_t t;
+
+	if (numa_available() >= 0) {
+		for (int i = 0; i <= numa_max_node(); i++) {
+			long long sz = numa_node_size64(i, NULL);
+
+			if (sz > 0 && off < sizeof(a))
+				off += (size_t)snprintf(a + off, sizeof(a) - off,
+							"%s%d:%lld", off ? ";" : "",
+							i, sz >> 20);
+		}
+	}
+	kv(o, "node_mem_mb", a);
+	off = 0;
+	if (hwloc_topology_init(&t) == 0 && hwloc_topology_load(t) == 0) {
+		int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+
+		for (int i = 0; i < n; i++) {
+			hwloc_obj_t obj = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE,
+								(unsigned int)i);
+
+			if (obj && off < sizeof(b))
+				off += (size_t)snprintf(b + off, sizeof(b) - off,
+						"%s%u:%llu", off ? ";" : "",
+						obj->os_index,
+						(unsigned long long)(obj->attr->numanode.local_memory >> 20));
+		}
+		kv_fmt(o, "hwloc_numa_nodes", "%d", n);
+		kv_fmt(o, "hwloc_pus", "%d", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU));
+		hwloc_topology_destroy(t);
+	}
+	kv(o, "hwloc_node_mem_mb", b);
+}
+
+/* Every multi-size THP setting: hugepages-<size>kB/enabled. */
+static void mthp(struct kv_out *o)
+{
+	DIR *d = opendir(THP);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char key[300], path[600];
+
+		if (strncmp(e->d_name, "hugepages-", 10) != 0)
+			continue;
+		snprintf(key, sizeof(key), "mthp_%s_enabled", e->d_name + 10);
+		snprintf(path, sizeof(path), THP "/%s/enabled", e->d_name);
+		kv_file(o, key, path);
+	}
+	closedir(d);
+}
+
+/* Active swap devices from /proc/swaps: "path:KiB;path:KiB". */
+static void swaps(struct kv_out *o)
+{
+	char line[512], out[2048] = "";
+	size_t off = 0;
+	FILE *f = fopen("/proc/swaps", "re");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))	/* header */
+			line[0] = '\0';
+		while (fgets(line, sizeof(line), f) && off < sizeof(out)) {
+			char dev[256];
+			long long size;
+
+			if (sscanf(line, "%255s %*s %lld", dev, &size) == 2)
+				off += (size_t)snprintf(out + off, sizeof(out) - off,
+							"%s%s:%lld", off ? ";" : "",
+							dev, size);
+		}
+		fclose(f);
+	}
+	kv(o, "swap_devices", out);
+	kv_fmt(o, "swap_total_kb", "%lld", mm_swap_total_kb());
+}
+
+static void join_args(char *buf, size_t len, int argc, char **argv)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+					argv[i]);
+}
+
+/* path "meta.csv": append to the run's meta.csv; "-": stdout. */
+int mm_sysinfo_write(const char *path, int argc, char **argv, char **extra,
+		     int nextra)
+{
+	struct kv_out o = { .path = path, .extra = extra, .nextra = nextra };
+	struct utsname u;
+	char buf[4096];
+	time_t now = time(NULL);
+
+	if (strcmp(path, "-") == 0)
+		fputs("key,value\n", stdout);
+	uname(&u);
+	kv_fmt(&o, "schema", "%d", MM_SCHEMA_VERSION);
+	if (mm_run.run_id[0]) {
+		kv(&o, "run_id", mm_run.run_id);
+		kv(&o, "label", mm_run.label);
+	}
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	kv(&o, "start_time", buf);
+	kv(&o, "host", u.nodename);
+	kv(&o, "kernel_release", u.release);
+	kv(&o, "kernel_version", u.version);
+	kv(&o, "arch", u.machine);
+	kv_file(&o, "kernel_cmdline", "/proc/cmdline");
+	cpu_model(buf, sizeof(buf));
+	kv(&o, "cpu_model", buf);
+	kv_fmt(&o, "cpus", "%d", mm_ncpus());
+	kv_fmt(&o, "numa_nodes", "%d", mm_nnodes_with_memory());
+	node_mem(&o);
+	kv_fmt(&o, "mem_total_kb", "%lld", mm_meminfo_kb("MemTotal"));
+	kv_fmt(&o, "page_size", "%ld", sysconf(_SC_PAGESIZE));
+	kv_file(&o, "thp_enabled", THP "/enabled");
+	kv_file(&o, "thp_defrag", THP "/defrag");
+	kv_file(&o, "thp_shmem_enabled", THP "/shmem_enabled");
+	kv_file(&o, "thp_khugepaged_defrag", THP "/khugepaged/defrag");
+	kv_file(&o, "thp_khugepaged_pages_to_scan", THP "/khugepaged/pages_to_scan");
+	kv_file(&o, "thp_khugepaged_max_ptes_none", THP "/khugepaged/max_ptes_none");
+	mthp(&o);
+	kv_file(&o, "numa_balancing", "/proc/sys/kernel/numa_balancing");
+	kv_file(&o, "compact_unevictable_allowed",
+		"/proc/sys/vm/compact_unevictable_allowed");
+	kv_file(&o, "extfrag_threshold", "/proc/sys/vm/extfrag_threshold");
+	kv_file(&o, "zone_reclaim_mode", "/proc/sys/vm/zone_reclaim_mode");
+	swaps(&o);
+	kv(&o, "vm", "none");
+	kv(&o, "mmbench_version", MMBENCH_VERSION);
+	join_args(buf, sizeof(buf), argc, argv);
+	kv(&o, "command_line", buf);
+	/* --meta keys that are not standard facts are added as given. */
+	for (int i = 0; i < nextra; i++) {
+		char key[128];
+		const char *eq = strchr(extra[i], '=');
+		static const char *const std[] = { "vm", "label", "host", NULL };
+		bool known = false;
+
+		if (!eq || (size_t)(eq - extra[i]) >= sizeof(key))
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - extra[i]), extra[i]);
+		for (int k = 0; std[k]; k++)
+			known |= strcmp(std[k], key) == 0;
+		if (!known)
+			kv(&o, key, eq + 1);
+	}
+	return o.err;
+}
+
+int mm_topology_xml(const char *path)
+{
+	hwloc_topology_t t;
+	int ret = -1;
+
+	if (hwloc_topology_init(&t) < 0)
+		return -1;
+	if (hwloc_topology_load(t) == 0)
+		ret = hwloc_topology_export_xml(t, path, 0);
+	hwloc_topology_destroy(t);
+	return ret;
+}
+
+static bool tracefs_present(void)
+{
+	return access("/sys/kernel/tracing", F_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing", F_OK) == 0;
+}
+
+bool mm_needs_met(unsigned int needs, char *why, size_t len)
+{
+	char mode[32];
+	size_t off = 0;
+
+	why[0] = '\0';
+#define MISS(...) (off += (size_t)snprintf(why + off, off < len ? len - off : 0, \
+					   "%s", off ? "; " : ""), \
+		   off += (size_t)snprintf(why + off, off < len ? len - off : 0, \
+					   __VA_ARGS__))
+	if ((needs & MM_NEED_ROOT) && !mm_is_root())
+		MISS("not root");
+	if ((needs & MM_NEED_NUMA2) && mm_nnodes_with_memory() < 2)
+		MISS("%d NUMA node(s) with memory, needs 2 (use ./run.sh --vm)",
+		     mm_nnodes_with_memory());
+	if ((needs & MM_NEED_THP) &&
+	    (!*mm_thp_mode(mode, sizeof(mode)) || strcmp(mode, "never") == 0))
+		MISS("THP is %s", *mode ? mode : "not built in");
+	if ((needs & MM_NEED_SWAP) && mm_swap_total_kb() <= 0)
+		MISS("no swap");
+	if ((needs & MM_NEED_TRACEFS) && !tracefs_present())
+		MISS("no tracefs");
+#undef MISS
+	return off == 0;
+}

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * System facts and measurement helpers shared by the driver and workloads:
+ * /proc/vmstat and /proc/meminfo readers, phases (wall time, getrusage,
+ * vmstat deltas), /proc/self/smaps sums, percentiles.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <numa.h>
+
+#include "mmbench.h"
+
+int mm_read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int mm_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+int mm_nnodes_with_memory(void)
+{
+	int n = 0;
+
+	if (numa_available() < 0)
+		return 1;
+	for (int i = 0; i <= numa_max_node(); i++) {
+		long long free_b;
+
+		if (numa_bitmask_isbitset(numa_all_nodes_ptr, i) &&
+		    numa_node_size64(i, &free_b) > 0)
+			n++;
+	}
+	return n > 0 ? n : 1;
+}
+
+long long mm_meminfo_kb(const char *field)
+{
+	char line[256];
+	size_t flen = strlen(field);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, field, flen) == 0 && line[flen] == ':') {
+			v = strtoll(line + flen + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+long long mm_mem_available_kb(void)
+{
+	return mm_meminfo_kb("MemAvailable");
+}
+
+long long mm_swap_total_kb(void)
+{
+	return mm_meminfo_kb("SwapTotal");
+}
+
+bool mm_is_root(void)
+{
+	return geteuid() == 0;
+}
+
+/* The selected word of a "always [madvise] never" style sysfs file. */
+static void bracketed_word(char *buf)
+{
+	char *l = strchr(buf, '['), *r;
+
+	if (!l)
+		return;
+	r = strchr(l, ']');
+	if (!r)
+		return;
+	*r = '\0';
+	memmove(buf, l + 1, (size_t)(r - l));
+}
+
+int mm_setting_get(const char *path, char *buf, size_t len)
+{
+	int ret = mm_read_file(path, buf, len);
+
+	if (ret == 0)
+		bracketed_word(buf);
+	return ret;
+}
+
+const char *mm_thp_mode(char *buf, size_t len)
+{
+	if (mm_setting_get("/sys/kernel/mm/transparent_hugepage/enabled",
+			   buf, len) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* ---------------------------------------------------------------- vmstat */
+
+long long mm_vmstat_get(const char *name)
+{
+	const char *names[2] = { name, NULL };
+	struct mm_vmstat v;
+
+	if (mm_vmstat_read(&v, names) < 0)
+		return -1;
+	return v.val[0];
+}
+
+int mm_vmstat_read(struct mm_vmstat *v, const char *const *names)
+{
+	char line[256];
+	FILE *f;
+
+	v->n = 0;
+	for (; names && names[v->n] && v->n < MM_VMSTAT_MAX; v->n++) {
+		v->names[v->n] = names[v->n];
+		v->val[v->n] = -1;
+	}
+	if (v->n == 0)
+		return 0;
+	f = fopen("/proc/vmstat", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		for (int i = 0; i < v->n; i++) {
+			if (strcmp(line, v->names[i]) == 0) {
+				v->val[i] = strtoll(sp + 1, NULL, 10);
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- phases */
+
+void mm_phase_begin(struct mm_phase *p, const char *name, int who,
+		    const char *const *counters)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->who = who;
+	p->counters = counters;
+	mm_vmstat_read(&p->v0, counters);
+	getrusage(who, &p->r0);
+	p->t0 = mm_now_ns();
+}
+
+void mm_phase_end(struct mm_phase *p)
+{
+	p->t1 = mm_now_ns();
+	getrusage(p->who, &p->r1);
+	mm_vmstat_read(&p->v1, p->counters);
+}
+
+uint64_t mm_phase_ns(const struct mm_phase *p)
+{
+	return p->t1 - p->t0;
+}
+
+long long mm_phase_minflt(const struct mm_phase *p)
+{
+	return p->r1.ru_minflt - p->r0.ru_minflt;
+}
+
+long long mm_phase_majflt(const struct mm_phase *p)
+{
+	return p->r1.ru_majflt - p->r0.ru_majflt;
+}
+
+long long mm_phase_vmstat(const struct mm_phase *p, const char *name)
+{
+	for (int i = 0; i < p->v0.n; i++) {
+		if (strcmp(p->v0.names[i], name) == 0) {
+			if (p->v0.val[i] < 0 || p->v1.val[i] < 0)
+				return -1;
+			return p->v1.val[i] - p->v0.val[i];
+		}
+	}
+	return -1;
+}
+
+static double tv_ns(const struct timeval *a, const struct timeval *b)
+{
+	return ((double)(b->tv_sec - a->tv_sec) * 1e9 +
+		(double)(b->tv_usec - a->tv_usec) * 1e3);
+}
+
+int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p,
+		  enum mm_better time_better)
+{
+	char m[128];
+	int ret = 0;
+
+	snprintf(m, sizeof(m), "%s_time", p->name);
+	ret |= mm_emit(ctx, m, (double)mm_phase_ns(p), "ns", time_better);
+	snprintf(m, sizeof(m), "%s_minflt", p->name);
+	ret |= mm_emit(ctx, m, (double)mm_phase_minflt(p), "faults", MM_INFO);
+	snprintf(m, sizeof(m), "%s_majflt", p->name);
+	ret |= mm_emit(ctx, m, (double)mm_phase_majflt(p), "faults", MM_INFO);
+	snprintf(m, sizeof(m), "%s_utime", p->name);
+	ret |= mm_emit(ctx, m, tv_ns(&p->r0.ru_utime, &p->r1.ru_utime), "ns",
+		       MM_INFO);
+	snprintf(m, sizeof(m), "%s_stime", p->name);
+	ret |= mm_emit(ctx, m, tv_ns(&p->r0.ru_stime, &p->r1.ru_stime), "ns",
+		       MM_INFO);
+	for (int i = 0; i < p->v0.n; i++) {
+		long long d = mm_phase_vmstat(p, p->v0.names[i]);
+
+		if (d < 0)
+			continue;	/* counter absent on this kernel */
+		snprintf(m, sizeof(m), "%s_vm_%s", p->name, p->v0.names[i]);
+		ret |= mm_emit(ctx, m, (double)d, "count", MM_INFO);
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------- smaps */
+
+long long mm_smaps_kb(const void *addr, size_t len, const char *field)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	size_t flen = strlen(field);
+	bool in = false;
+	long long sum = 0;
+	char line[512];
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		/* A mapping header starts with "start-end " in hex. */
+		if (isxdigit((unsigned char)line[0]) &&
+		    sscanf(line, "%lx-%lx ", &a, &b) == 2 && strchr(line, '-')) {
+			in = a < hi && b > lo;
+			continue;
+		}
+		if (in && strncmp(line, field, flen) == 0)
+			sum += strtoll(line + flen, NULL, 10);
+	}
+	fclose(f);
+	return sum;
+}
+
+/* ---------------------------------------------------------------- stats */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void mm_sort_doubles(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
+/* Linear interpolation between closest ranks (type 7, as R and numpy). */
+double mm_percentile(const double *sorted, size_t n, double pct)
+{
+	double pos, frac;
+	size_t i;
+
+	if (n == 0)
+		return 0.0;
+	pos = pct / 100.0 * (double)(n - 1);
+	i = (size_t)pos;
+	if (i >= n - 1)
+		return sorted[n - 1];
+	frac = pos - (double)i;
+	return sorted[i] + frac * (sorted[i + 1] - sorted[i]);
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pageout: MADV_PAGEOUT loops over private file mappings.
+ *
+ * Kernel path: madvise(MADV_PAGEOUT) -> madvise_cold_or_pageout_pte_range()
+ * -> reclaim_pages() -> shrink_folio_list() -> try_to_unmap() ->
+ * try_to_unmap_one() -> folio_remove_rmap_*() and the lruvec statistics
+ * update, once per page before the "batched rmap removal" series and once
+ * per large-folio range after it (EXPERIMENTS.md section 1). Each instance
+ * reads one byte per page (refaulting what was paged out) and pages the
+ * whole mapping out again, as fast as it can, for duration_s.
+ *
+ * Pages paged out are counted with mincore() after every madvise(): the
+ * pages that were resident after the read and are not any more. That is
+ * the figure itself, not a vmstat proxy (reclaim_pages() does not move the
+ * pgsteal counters on every kernel).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "backing.h"
+#include "mmbench.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+/* Counters the reclaim and refault paths move; absent ones are skipped. */
+static const char *const counters[] = {
+	"pgfault", "pgmajfault", "pgpgin", "pgpgout", "pgactivate",
+	"pgdeactivate", "pgrefill", "pgsteal_direct", "pgsteal_kswapd",
+	"pgscan_direct", "pgscan_kswapd", "workingset_refault_file",
+	"workingset_activate_file", "workingset_refault_anon", "pswpout",
+	"pswpin", "thp_split_page", "thp_deferred_split_page",
+	NULL,
+};
+
+struct slot {
+	uint64_t loops;
+	uint64_t paged_out;
+	uint64_t loop_utime_ns;	/* user time inside the measured loop */
+	long minflt, majflt;
+	int err;		/* errno of a failed madvise/mincore */
+};
+
+struct state {
+	const struct mm_backing *b;
+	struct mm_region *r;
+	int n;
+	unsigned char *vec;	/* mincore vector, per task copy after fork */
+	size_t npages;
+};
+
+static const char *def_instances(char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", mm_ncpus());
+	return buf;
+}
+
+static const struct mm_param params[] = {
+	{ .name = "instances", .type = MM_P_INT, .def_fn = def_instances,
+	  .min = 1, .max = 4096,
+	  .help = "processes, one file each, pinned round-robin (default: CPUs)" },
+	{ .name = "size_mb", .type = MM_P_INT, .def = "64", .min = 1, .max = 1 << 20,
+	  .help = "size of each instance's file/mapping in MiB" },
+	{ .name = "duration_s", .type = MM_P_DOUBLE, .def = "5", .min = 0.05,
+	  .max = 86400,
+	  .help = "seconds of looping per iteration, after a common start" },
+	{ .name = "dir", .type = MM_P_STRING, .def = "",
+	  .help = "directory for the files (default: scratch dir in the run dir)" },
+	{ .name = "backing", .type = MM_P_ENUM, .def = "file",
+	  .choices = MM_BACKING_CHOICES,
+	  .help = "file: MAP_PRIVATE file; anon, shmem: need swap" },
+	MM_PARAM_END,
+};
+
+static const char *data_dir(struct mm_ctx *ctx)
+{
+	const char *d = mm_param_str(ctx->c, "dir");
+
+	return *d ? d : ctx->scratch_dir;
+}
+
+/* Refuse, before any work, what cannot run safely here. */
+static int pageout_probe(struct mm_ctx *ctx)
+{
+	const struct mm_backing *b = mm_backing_find(mm_param_str(ctx->c, "backing"));
+	long long n = mm_param_int(ctx->c, "instances");
+	unsigned long long need = (unsigned long long)n *
+				  (unsigned long long)mm_param_int(ctx->c, "size_mb") << 20;
+	long long avail_kb = mm_mem_available_kb();
+	long pg = sysconf(_SC_PAGESIZE);
+	struct statvfs sv;
+	void *p;
+
+	if (b->needs_swap && mm_swap_total_kb() <= 0)
+		return mm_skip(ctx, "backing=%s: paging out anon/shmem needs swap, and this machine has none",
+			       b->name);
+	if (avail_kb > 0 && need / 1024 > (unsigned long long)avail_kb / 2)
+		return mm_fail(ctx, "instances x size_mb = %llu MiB is more than half of MemAvailable (%lld MiB)",
+			       need >> 20, avail_kb >> 10);
+	if (!b->needs_swap) {
+		const char *d = data_dir(ctx);
+
+		if (access(d, W_OK) < 0)
+			return mm_err(ctx, "dir '%s' is not writable", d);
+		if (statvfs(d, &sv) == 0 &&
+		    (unsigned long long)sv.f_bavail * sv.f_frsize < need + need / 20)
+			return mm_fail(ctx, "dir '%s': %llu MiB free, the files need %llu MiB",
+				       d, (unsigned long long)sv.f_bavail * sv.f_frsize >> 20,
+				       need >> 20);
+	}
+	/* MADV_PAGEOUT arrived in 5.4; older kernels answer EINVAL. */
+	p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return mm_err(ctx, "mmap");
+	if (madvise(p, (size_t)pg, MADV_PAGEOUT) < 0 && errno == EINVAL) {
+		munmap(p, (size_t)pg);
+		return mm_skip(ctx, "MADV_PAGEOUT not supported by this kernel (EINVAL)");
+	}
+	munmap(p, (size_t)pg);
+	return MM_PASS;
+}
+
+static void pageout_cleanup(struct mm_ctx *ctx)
+{
+	struct state *s = ctx->priv;
+
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++)
+		if (s->r[i].addr || s->r[i].fd >= 0)
+			s->b->release(&s->r[i]);
+	free(s->r);
+	free(s->vec);
+	free(s);
+	ctx->priv = NULL;
+}
+
+static int pageout_prepare(struct mm_ctx *ctx)
+{
+	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	struct state *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return mm_err(ctx, "calloc");
+	ctx->priv = s;
+	s->b = mm_backing_find(mm_param_str(ctx->c, "backing"));
+	s->n = (int)mm_param_int(ctx->c, "instances");
+	s->npages = len / (size_t)sysconf(_SC_PAGESIZE);
+	s->r = calloc((size_t)s->n, sizeof(*s->r));
+	s->vec = malloc(s->npages);
+	if (!s->r || !s->vec)
+		return mm_err(ctx, "calloc");
+	for (int i = 0; i < s->n; i++)
+		s->r[i].fd = -1;
+	for (int i = 0; i < s->n; i++) {
+		ret = s->b->create(&s->r[i], len, data_dir(ctx), i);
+		if (ret < 0) {
+			errno = -ret;
+			return mm_err(ctx, "creating %s backing %d of %zu MiB in '%s'",
+				      s->b->name, i, len >> 20, data_dir(ctx));
+		}
+	}
+	return MM_PASS;
+}
+
+static uint64_t utime_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
+	       (uint64_t)ru.ru_utime.tv_usec * 1000ull;
+}
+
+static size_t resident(const struct mm_region *r, unsigned char *vec, size_t npages)
+{
+	size_t n = 0;
+
+	if (mincore(r->addr, r->len, vec) < 0)
+		return (size_t)-1;
+	for (size_t i = 0; i < npages; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/* One instance: read a byte per page, page everything out, repeat. */
+static int pageout_task(struct mm_task *t)
+{
+	struct mm_ctx *ctx = t->arg;
+	struct state *s = ctx->priv;
+	struct mm_region *r = &s->r[t->id];
+	struct slot *sl = t->slot;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct rusage r0, r1;
+	uint64_t u0;
+
+	getrusage(RUSAGE_SELF, &r0);
+	mm_task_start(t);
+	u0 = utime_ns();
+	while (!mm_task_stop(t)) {
+		size_t res;
+
+		for (size_t off = 0; off < r->len; off += pg)
+			(void)*(volatile char *)(r->addr + off);
+		if (madvise(r->addr, r->len, MADV_PAGEOUT) < 0) {
+			sl->err = errno;
+			break;
+		}
+		res = resident(r, s->vec, s->npages);
+		if (res == (size_t)-1) {
+			sl->err = errno;
+			break;
+		}
+		sl->paged_out += s->npages - res;
+		sl->loops++;
+	}
+	sl->loop_utime_ns = utime_ns() - u0;
+	getrusage(RUSAGE_SELF, &r1);
+	sl->minflt = r1.ru_minflt - r0.ru_minflt;
+	sl->majflt = r1.ru_majflt - r0.ru_majflt;
+	return sl->err ? MM_FAIL : MM_PASS;
+}
+
+static double tv_ns(const struct timeval *tv)
+{
+	return (double)tv->tv_sec * 1e9 + (double)tv->tv_usec * 1e3;
+}
+
+/* User time of this process and its reaped children, in ns. */
+static double all_utime_ns(void)
+{
+	struct rusage a, b;
+
+	getrusage(RUSAGE_SELF, &a);
+	getrusage(RUSAGE_CHILDREN, &b);
+	return tv_ns(&a.ru_utime) + tv_ns(&b.ru_utime);
+}
+
+static int emit_results(struct mm_ctx *ctx, struct mm_team *team, int n,
+			double secs, double outside_ns, double wall_ns)
+{
+	uint64_t loops = 0, out = 0, lmin = UINT64_MAX, lmax = 0;
+	long minflt = 0, majflt = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct slot *sl = mm_team_slot(team, i);
+
+		loops += sl->loops;
+		out += sl->paged_out;
+		minflt += sl->minflt;
+		majflt += sl->majflt;
+		lmin = sl->loops < lmin ? sl->loops : lmin;
+		lmax = sl->loops > lmax ? sl->loops : lmax;
+		outside_ns -= (double)sl->loop_utime_ns;
+	}
+	mm_emit(ctx, "loops", (double)loops, "loops", MM_HIGHER);
+	mm_emit(ctx, "loops_per_s", loops / secs, "loops/s", MM_HIGHER);
+	mm_emit(ctx, "loops_per_s_per_instance", loops / secs / n, "loops/s",
+		MM_HIGHER);
+	mm_emit(ctx, "instance_loops_min", (double)lmin, "loops", MM_INFO);
+	mm_emit(ctx, "instance_loops_max", (double)lmax, "loops", MM_INFO);
+	mm_emit(ctx, "pages_out", (double)out, "pages", MM_INFO);
+	mm_emit(ctx, "pages_out_per_s", out / secs, "pages/s", MM_HIGHER);
+	mm_emit(ctx, "minflt", (double)minflt, "faults", MM_INFO);
+	mm_emit(ctx, "majflt", (double)majflt, "faults", MM_INFO);
+	mm_emit(ctx, "harness_user_outside_loop_pct",
+		outside_ns > 0 ? 100.0 * outside_ns / wall_ns : 0.0, "pct", MM_INFO);
+	return MM_PASS;
+}
+
+static int pageout_run(struct mm_ctx *ctx)
+{
+	struct state *s = ctx->priv;
+	double secs = mm_param_double(ctx->c, "duration_s");
+	struct mm_team_opts o = {
+		.ntasks = s->n, .threads = false, .pin = true,
+		.slot_size = sizeof(struct slot),
+		.duration_ns = (uint64_t)(secs * 1e9),
+		.fn = pageout_task, .arg = ctx,
+	};
+	struct mm_team *team = NULL;
+	struct mm_phase ph;
+	double u0 = all_utime_ns(), wall;
+	int ret;
+
+	mm_phase_begin(&ph, "loop", RUSAGE_CHILDREN, counters);
+	mm_measure_begin(ctx);
+	ret = mm_team_run(ctx, &o, &team);
+	mm_phase_end(&ph);
+	if (ret != MM_PASS) {
+		for (int i = 0; team && i < s->n; i++) {
+			struct slot *sl = mm_team_slot(team, i);
+
+			if (sl->err) {
+				errno = sl->err;
+				mm_team_free(team);
+				return mm_err(ctx, "instance %d: madvise(MADV_PAGEOUT)/mincore failed", i);
+			}
+		}
+		mm_team_free(team);
+		return mm_fail(ctx, "an instance failed");
+	}
+	/* Rates over the time the instances really ran, start to last stop. */
+	wall = (double)(mm_team_end_ns(team) - mm_team_start_ns(team));
+	{
+		uint64_t out = 0;
+
+		for (int i = 0; i < s->n; i++)
+			out += ((struct slot *)mm_team_slot(team, i))->paged_out;
+		mm_measure_end(ctx, (double)out, "page_out");
+	}
+	emit_results(ctx, team, s->n, wall / 1e9, all_utime_ns() - u0,
+		     (double)mm_phase_ns(&ph));
+	mm_phase_emit(ctx, &ph, MM_INFO);
+	mm_team_free(team);
+	return MM_PASS;
+}
+
+const struct workload wl_pageout = {
+	.name = "pageout",
+	.desc = "MADV_PAGEOUT loops over private file mappings (batched rmap removal)",
+	.params = params,
+	.needs = 0,
+	.probe = pageout_probe,
+	.prepare = pageout_prepare,
+	.run = pageout_run,
+	.cleanup = pageout_cleanup,
+};
