@@ -92,6 +92,10 @@ int mm_topology_xml(const char *path);
 /* Print "name: reason" if a need is not met; returns true if all met. */
 bool mm_needs_met(unsigned int needs, char *why, size_t len);
 
+/* ---- summary.c */
+
+int mm_summary(const char *dir);
+
 /* ---- probes (probe.c) */
 
 void mm_probe_set(const char *funcs);

@@ -100,6 +100,21 @@ static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGALRM, SIG_DFL);
+	for (int i = 0; i < o->nsets; i++) {
+		char path[512];
+		const char *eq = strchr(o->sets[i], '=');
+		int err;
+
+		snprintf(path, sizeof(path), "%.*s", (int)(eq - o->sets[i]),
+			 o->sets[i]);
+		err = mm_setting_set(path, eq + 1);
+		if (err < 0) {
+			snprintf(rep->reason, sizeof(rep->reason),
+				 "--set %s: %s", o->sets[i], strerror(-err));
+			mm_logf("mmbench: %s", rep->reason);
+			return MM_FAIL;
+		}
+	}
 	if (wl->probe)
 		ret = wl->probe(ctx);
 	if (ret == MM_PASS && wl->prepare)

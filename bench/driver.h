@@ -9,6 +9,8 @@ struct mm_opts {
 	int warmups;
 	unsigned int timeout;	/* seconds per case */
 	bool verbose;
+	char **sets;		/* --set PATH=VALUE, applied in each case */
+	int nsets;
 };
 
 void mm_driver_signals(void);

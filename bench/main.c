@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "       mmbench suite FILE [options]\n"
 	      "       mmbench sysinfo [-o FILE]\n"
 	      "       mmbench restore RUN_DIR\n"
+	      "       mmbench summary RUN_DIR\n"
 	      "options for run and suite:\n"
 	      "  -i, --iterations N   measured iterations per case (default 5)\n"
 	      "  -w, --warmups N      warm-up iterations per case, reported in\n"
@@ -40,6 +41,8 @@ static void usage(FILE *f)
 	      "      --timeout SEC    per-case time limit (default 900)\n"
 	      "      --probe F[,F]    count calls of kernel functions in the\n"
 	      "                       measured phase (tracefs kprobes; root)\n"
+	      "      --set PATH=VAL   set a sysfs/procfs knob for every case; the\n"
+	      "                       original is journalled and restored\n"
 	      "      --meta KEY=VAL   add or override a fact in meta.csv\n"
 	      "      --mirror PATH    copy every output line to PATH as\n"
 	      "                       '@@MM FILE LINE' (VM lab serial port)\n"
@@ -130,6 +133,7 @@ struct run_opts {
 	const char *out, *root, *label, *mirror, *probe;
 	char *meta[MAX_META];
 	int nmeta;
+	char *sets[MAX_META];
 };
 
 /* One planned invocation: a workload and its expanded parameters. */
@@ -155,7 +159,8 @@ static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
-enum { OPT_ROOT = 256, OPT_LABEL, OPT_TIMEOUT, OPT_PROBE, OPT_META, OPT_MIRROR };
+enum { OPT_ROOT = 256, OPT_LABEL, OPT_TIMEOUT, OPT_PROBE, OPT_META, OPT_MIRROR,
+       OPT_SET };
 
 static const struct option long_opts[] = {
 	{ "iterations", required_argument, NULL, 'i' },
@@ -168,6 +173,7 @@ static const struct option long_opts[] = {
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "meta", required_argument, NULL, OPT_META },
 	{ "mirror", required_argument, NULL, OPT_MIRROR },
+	{ "set", required_argument, NULL, OPT_SET },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -236,6 +242,16 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 				if (parse_count("--timeout", optarg, 1, 86400 * 7, &v) < 0)
 					return -1;
 				ro->o.timeout = (unsigned int)v;
+				break;
+			case OPT_SET:
+				if (optarg[0] != '/' || !strchr(optarg, '=') ||
+				    ro->o.nsets == MAX_META) {
+					fprintf(stderr, "mmbench: --set '%s': expected /ABSOLUTE/PATH=VALUE\n",
+						optarg);
+					return -1;
+				}
+				ro->sets[ro->o.nsets++] = optarg;
+				ro->o.sets = ro->sets;
 				break;
 			case OPT_META:
 				if (!strchr(optarg, '=') || ro->nmeta == MAX_META) {
@@ -573,13 +589,19 @@ static int cmd_suite(int argc, char **argv)
 
 	if (!plans)
 		return MM_FAIL;
-	idx = parse_opts(argc, argv, &ro, NULL, true);
+	if (argc < 2 || argv[1][0] == '-') {
+		fprintf(stderr, "mmbench suite: expected a suite FILE first\n");
+		goto out;
+	}
+	/* argv[1] (the file) stands where getopt expects the program name. */
+	idx = parse_opts(argc - 1, argv + 1, &ro, NULL, true);
 	if (idx < 0)
 		goto out;
 	if (idx != argc - 1) {
-		fprintf(stderr, "mmbench suite: expected one suite FILE\n");
+		fprintf(stderr, "mmbench suite: unexpected argument '%s'\n", argv[idx + 1]);
 		goto out;
 	}
+	idx = 1;
 	if (load_suite(argv[idx], plans, &nplans, &ro) < 0)
 		goto out;
 	if (setup_run(&ro, argc, argv) < 0)
@@ -640,6 +662,8 @@ int main(int argc, char **argv)
 		return cmd_sysinfo(argc - 1, argv + 1);
 	if (strcmp(cmd, "restore") == 0)
 		return cmd_restore(argc - 1, argv + 1);
+	if (strcmp(cmd, "summary") == 0 && argc == 3)
+		return mm_summary(argv[2]);
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
 	    strcmp(cmd, "help") == 0) {
 		usage(stdout);

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# mmbench front door. On a fresh Debian machine, as root:
+#   ./run.sh                      install missing packages, build, run the
+#                                 quick suite on the running kernel
+#   ./run.sh --suite NAME|FILE --label L --iterations N --out ROOT
+#   ./run.sh --vm KERNEL [--vm-*] ...   the same inside a QEMU guest (tools/vm/lab)
+#   ./run.sh compare BASE NEW...        compare result sets (tools/compare-report)
+#   ./run.sh nightly CONFIG             the unattended nightly job (tools/nightly)
+set -u
+top=$(cd "$(dirname "$0")" && pwd)
+cd "$top" || exit 1
+
+usage() {
+	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+	cat <<'EOT'
+options:
+  --suite NAME|FILE   suite under bench/suites/ or a suite file (default: quick)
+  --label LABEL       label of the run (default: the kernel release)
+  --iterations N      measured iterations per case, overriding the suite
+  --warmups N         warm-up iterations per case, overriding the suite
+  --out ROOT          results root (default: ./results)
+  --timeout SEC       per-case time limit (default 900)
+  --probe F[,F]       count kernel function calls in measured phases
+EOT
+}
+
+case "${1:-}" in
+compare) shift; exec "$top/tools/compare-report" "$@" ;;
+nightly) shift; exec "$top/tools/nightly" "$@" ;;
+-h|--help) usage; exit 0 ;;
+esac
+for a in "$@"; do
+	case "$a" in
+	--vm|--vm-*|--vm=*) exec "$top/tools/vm/lab" "$@" ;;
+	esac
+done
+
+suite=quick label="" root="$top/results" extra=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--suite) suite=${2:?--suite needs a value}; shift 2 ;;
+	--label) label=${2:?--label needs a value}; shift 2 ;;
+	--iterations) extra+=(-i "${2:?--iterations needs a value}"); shift 2 ;;
+	--warmups) extra+=(-w "${2:?--warmups needs a value}"); shift 2 ;;
+	--out) root=${2:?--out needs a value}; shift 2 ;;
+	--timeout) extra+=(--timeout "${2:?--timeout needs a value}"); shift 2 ;;
+	--probe) extra+=(--probe "${2:?--probe needs a value}"); shift 2 ;;
+	*) echo "run.sh: unknown option '$1' (see ./run.sh --help)" >&2; exit 2 ;;
+	esac
+done
+
+if [ -f "$suite" ]; then
+	suite_file=$suite
+elif [ -f "bench/suites/$suite" ]; then
+	suite_file=bench/suites/$suite
+else
+	echo "run.sh: no suite '$suite' (bench/suites has: $(ls bench/suites | tr '\n' ' '))" >&2
+	exit 2
+fi
+
+tools/deps.sh build || exit 1
+if ! make -s >/tmp/mmbench-build.log 2>&1; then
+	echo "run.sh: build failed:" >&2
+	tail -n 20 /tmp/mmbench-build.log >&2
+	exit 1
+fi
+
+[ -n "$label" ] || label=$(uname -r)
+dir="$root/$label/$(date +%Y%m%d-%H%M%S)-$(hostname)"
+echo "run.sh: suite $suite_file on $(uname -r), results in $dir"
+bench/mmbench suite "$suite_file" -o "$dir" --label "$label" "${extra[@]}"
+rc=$?
+echo
+if [ -f "$dir/results.csv" ]; then
+	bench/mmbench summary "$dir"
+fi
+echo
+echo "results: $dir"
+case $rc in
+0) ;;
+4) echo "run.sh: every case was skipped (reasons in $dir/cases.csv)" ;;
+*) echo "run.sh: mmbench exited $rc (see $dir/run.log and $dir/cases.csv)" ;;
+esac
+exit $rc
