@@ -129,9 +129,16 @@ static int journal_append(const char *dir, const char *op, const char *path,
 	if (n < 0)
 		return n;
 	snprintf(jpath, sizeof(jpath), "%s/" JOURNAL, dir);
-	fd = open(jpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(jpath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	/* After a kill mid-write, end the torn record before adding ours. */
+	if (lseek(fd, -1, SEEK_END) >= 0) {
+		char last = '\n';
+
+		if (read(fd, &last, 1) == 1 && last != '\n' && write(fd, "\n", 1) != 1)
+			ret = -EIO;
+	}
 	if (write(fd, line, (size_t)n) != n || fsync(fd) < 0)
 		ret = -EIO;
 	close(fd);
@@ -140,7 +147,8 @@ static int journal_append(const char *dir, const char *op, const char *path,
 
 static int write_knob(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	/* O_TRUNC: sysfs ignores it; a plain file must not keep old bytes. */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
 	size_t len = strlen(value);
 
 	if (fd < 0)

@@ -163,6 +163,10 @@ static void mthp(struct kv_out *o)
 		snprintf(key, sizeof(key), "mthp_%s_enabled", e->d_name + 10);
 		snprintf(path, sizeof(path), THP "/%s/enabled", e->d_name);
 		kv_file(o, key, path);
+		/* Sizes only shmem/tmpfs can use have shmem_enabled alone. */
+		snprintf(key, sizeof(key), "mthp_%s_shmem_enabled", e->d_name + 10);
+		snprintf(path, sizeof(path), THP "/%s/shmem_enabled", e->d_name);
+		kv_file(o, key, path);
 	}
 	closedir(d);
 }

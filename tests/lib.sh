@@ -12,3 +12,10 @@ skip() { echo "SKIP: $1 - ${2:-}"; }
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "command failed: $*"; fi; }
 tmpdir() { mktemp -d "${TMPDIR:-/tmp}/mmbench-test.XXXXXX"; }
 finish() { [ "$_fails" -eq 0 ]; exit $?; }
+# The ASan+UBSan build of the driver (make bench/mmbench-san).
+MMBENCH_SAN=${MMBENCH_SAN:-$TOP/bench/mmbench-san}
+[ -x "$MMBENCH_SAN" ] || MMBENCH_SAN=$MMBENCH
+# The value of KEY in a key,value meta.csv
+meta_get() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"; }
+# Column N (1-based) of results.csv rows whose metric (col 8) is M: values only
+metric_vals() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }

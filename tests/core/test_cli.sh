@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# mmbench list / info / sysinfo output, and usage errors (ASan+UBSan build).
+. "$(dirname "$0")/../lib.sh"
+mm=$MMBENCH_SAN
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+
+out=$("$mm" list); rc=$?
+[ $rc -eq 0 ] && grep -q '^pageout ' <<<"$out" && grep -q 'NEEDS' <<<"$out" &&
+	pass "list: shows pageout with needs" || fail "list" "rc=$rc: $out"
+n_wl=$(grep -c 'extern const struct workload' "$TOP/workloads/registry.c")
+n_list=$(awk 'NR > 1 && $1 != "" && $1 !~ /^\(/' <<<"$out" | grep -vc '^ ')
+[ "$n_wl" = "$n_list" ] && pass "list: every registered workload listed ($n_wl)" ||
+	fail "list: count" "registry has $n_wl, list shows $n_list"
+
+out=$("$mm" info pageout); rc=$?
+for p in instances size_mb duration_s dir backing; do
+	grep -q "^$p " <<<"$out" || { fail "info: parameter $p" "missing in: $out"; continue; }
+done
+[ $rc -eq 0 ] && grep -q 'file|anon|shmem' <<<"$out" && pass "info: parameter table printed" ||
+	fail "info" "rc=$rc"
+"$mm" info nosuch >/dev/null 2>"$t/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "unknown workload 'nosuch'" "$t/err" && pass "info: unknown workload is a usage error" ||
+	fail "info unknown" "rc=$rc $(cat "$t/err")"
+
+"$mm" sysinfo -o "$t/sys.csv"; rc=$?
+ok=1
+for k in kernel_release kernel_version kernel_cmdline host cpu_model cpus numa_nodes \
+	node_mem_mb hwloc_node_mem_mb thp_enabled thp_defrag thp_khugepaged_defrag \
+	numa_balancing swap_devices swap_total_kb mmbench_version command_line; do
+	grep -q "^$k," "$t/sys.csv" || { fail "sysinfo: key $k" "missing"; ok=0; }
+done
+[ $rc -eq 0 ] && [ $ok = 1 ] && pass "sysinfo: every comparison fact present"
+[ "$(meta_get "$t/sys.csv" kernel_release)" = "$(uname -r)" ] &&
+	pass "sysinfo: kernel release is the running one" || fail "sysinfo: release" ""
+[ "$(meta_get "$t/sys.csv" cpus)" = "$(nproc)" ] && pass "sysinfo: cpu count matches nproc" ||
+	fail "sysinfo: cpus" "$(meta_get "$t/sys.csv" cpus) vs $(nproc)"
+mthp_dirs=$(ls /sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled 2>/dev/null | wc -l)
+[ "$(grep -c '^mthp_[0-9]*kB_enabled,' "$t/sys.csv")" = "$mthp_dirs" ] &&
+	pass "sysinfo: every mTHP size recorded ($mthp_dirs)" || fail "sysinfo: mthp" ""
+
+# Usage errors: exit 2 with a message naming the input; nothing is created.
+bad() {
+	local name=$1 want=$2; shift 2
+	"$mm" "$@" -o "$t/run-$name" >/dev/null 2>"$t/err"; rc=$?
+	if [ $rc -eq 2 ] && grep -q -- "$want" "$t/err" && [ ! -e "$t/run-$name/results.csv" ]; then
+		pass "usage: $name"
+	else
+		fail "usage: $name" "rc=$rc, stderr: $(cat "$t/err")"
+	fi
+}
+bad non-integer "parameter 'size_mb': 'abc' is not an integer" run pageout -p size_mb=abc
+bad range "parameter 'instances': 0 is outside" run pageout -p instances=0
+bad enum "'tape' is not one of file|anon|shmem" run pageout -p backing=tape
+bad unknown-param "unknown parameter 'bogus'" run pageout -p bogus=1
+bad unknown-workload "unknown workload 'nosuch'" run nosuch
+bad iterations "--iterations: 'x'" run pageout -i x
+bad label "--label" run pageout --label 'a/b'
+printf 'pageout -p size_mb=1\npageout -p size_mb=zz\n' >"$t/suite"
+bad suite-line "$t/suite:2: pageout: parameter 'size_mb'" suite "$t/suite"
+bad suite-missing "suite '$t/nosuch'" suite "$t/nosuch"
+finish

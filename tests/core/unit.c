@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the core, built with ASan+UBSan: parameter parsing and
+ * validation, case expansion and canonical case strings, the CSV row
+ * writer (libcsv quoting, read back with libcsv), percentiles, and the
+ * settings journal's bookkeeping on a scratch "knob" file. Prints
+ * PASS:/FAIL: lines for tests/run.
+ */
+#include <csv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+
+static int fails;
+
+#define CHECK(name, cond) do {						\
+	if (cond)							\
+		printf("PASS: %s\n", name);				\
+	else {								\
+		printf("FAIL: %s - %s (line %d)\n", name, #cond, __LINE__); \
+		fails++;						\
+	}								\
+} while (0)
+
+static const char *def_three(char *buf, size_t len)
+{
+	snprintf(buf, len, "3");
+	return buf;
+}
+
+static const struct mm_param tparams[] = {
+	{ .name = "zeta", .type = MM_P_INT, .def = "1,2", .min = 1, .max = 10,
+	  .help = "z" },
+	{ .name = "alpha", .type = MM_P_ENUM, .def = "a", .choices = "a|bb|c",
+	  .help = "a" },
+	{ .name = "mid", .type = MM_P_DOUBLE, .def = "0.5", .min = 0, .max = 1,
+	  .help = "m" },
+	{ .name = "flag", .type = MM_P_BOOL, .def = "off", .help = "f" },
+	{ .name = "auto", .type = MM_P_INT, .def_fn = def_three, .min = 1,
+	  .max = 9, .help = "computed default" },
+	{ .name = "sizes", .type = MM_P_STRING, .def = "64K,2M", .nolist = true,
+	  .help = "one value with commas" },
+	MM_PARAM_END,
+};
+
+static const struct workload twl = { .name = "twl", .desc = "test",
+				     .params = tparams };
+
+static int set_expand(struct mm_plist *pl, const char *kv, char *err, size_t n)
+{
+	mm_plist_init(pl, &twl);
+	if (kv && mm_plist_set(pl, kv, err, n) < 0)
+		return -1;
+	return mm_plist_expand(pl, err, n);
+}
+
+static void test_params(void)
+{
+	struct mm_plist pl;
+	struct mm_case c;
+	char err[512];
+
+	CHECK("params: defaults expand", set_expand(&pl, NULL, err, sizeof(err)) == 0);
+	CHECK("params: default list gives 2 cases", pl.ncases == 2);
+	mm_plist_case(&pl, 1, &c);
+	CHECK("params: canonical case is key-sorted",
+	      strcmp(mm_case_string(&c),
+		     "alpha=a;auto=3;flag=0;mid=0.5;sizes=64K,2M;zeta=2") == 0);
+	CHECK("params: typed access", mm_param_int(&c, "zeta") == 2 &&
+	      mm_param_double(&c, "mid") == 0.5 && !mm_param_bool(&c, "flag"));
+	mm_plist_free(&pl);
+
+	CHECK("params: out of range rejected",
+	      set_expand(&pl, "zeta=11", err, sizeof(err)) < 0 &&
+	      strstr(err, "'zeta'") && strstr(err, "outside"));
+	mm_plist_free(&pl);
+	CHECK("params: non-integer rejected naming the parameter",
+	      set_expand(&pl, "zeta=1,x", err, sizeof(err)) < 0 &&
+	      strstr(err, "'zeta'") && strstr(err, "'x'"));
+	mm_plist_free(&pl);
+	CHECK("params: trailing junk rejected",
+	      set_expand(&pl, "mid=0.5s", err, sizeof(err)) < 0 &&
+	      strstr(err, "'mid'"));
+	mm_plist_free(&pl);
+	CHECK("params: bad enum lists the choices",
+	      set_expand(&pl, "alpha=d", err, sizeof(err)) < 0 &&
+	      strstr(err, "a|bb|c"));
+	mm_plist_free(&pl);
+	CHECK("params: bad bool rejected",
+	      set_expand(&pl, "flag=maybe", err, sizeof(err)) < 0 &&
+	      strstr(err, "'flag'"));
+	mm_plist_free(&pl);
+	CHECK("params: unknown parameter named",
+	      set_expand(&pl, "nope=1", err, sizeof(err)) < 0 &&
+	      strstr(err, "unknown parameter 'nope'"));
+	mm_plist_free(&pl);
+	CHECK("params: missing '=' rejected",
+	      set_expand(&pl, "zeta", err, sizeof(err)) < 0 &&
+	      strstr(err, "key=value"));
+	mm_plist_free(&pl);
+	CHECK("params: empty list element rejected",
+	      set_expand(&pl, "zeta=", err, sizeof(err)) < 0 ||
+	      pl.ncases == 1);
+	mm_plist_free(&pl);
+
+	/* Lists multiply: 3 x 2 (zeta stays at its default list). */
+	mm_plist_init(&pl, &twl);
+	mm_plist_set(&pl, "alpha=a,bb,c", err, sizeof(err));
+	CHECK("params: lists form the cartesian product",
+	      mm_plist_expand(&pl, err, sizeof(err)) == 0 && pl.ncases == 6);
+	{
+		int distinct = 1;
+		struct mm_case c2;
+
+		for (int i = 0; i < pl.ncases; i++)
+			for (int j = i + 1; j < pl.ncases; j++) {
+				mm_plist_case(&pl, i, &c);
+				mm_plist_case(&pl, j, &c2);
+				distinct &= strcmp(c.str, c2.str) != 0;
+			}
+		CHECK("params: every case string distinct", distinct);
+	}
+	mm_plist_free(&pl);
+	mm_plist_init(&pl, &twl);
+	mm_plist_set(&pl, "flag=yes", err, sizeof(err));
+	mm_plist_set(&pl, "zeta=0x3", err, sizeof(err));
+	mm_plist_expand(&pl, err, sizeof(err));
+	mm_plist_case(&pl, 0, &c);
+	CHECK("params: values are canonicalised (yes->1, 0x3->3)",
+	      strstr(c.str, "flag=1") && strstr(c.str, "zeta=3"));
+	mm_plist_free(&pl);
+}
+
+struct parsed {
+	char f[16][256];
+	int nf, rows;
+};
+
+static void pf(void *s, size_t len, void *d)
+{
+	struct parsed *p = d;
+
+	if (p->nf < 16)
+		snprintf(p->f[p->nf], sizeof(p->f[0]), "%.*s", (int)len, (char *)s);
+	p->nf++;
+}
+
+static void pr(int c, void *d)
+{
+	(void)c;
+	((struct parsed *)d)->rows++;
+}
+
+static void test_csv(void)
+{
+	const char *fields[] = { "plain", "with,comma", "with \"quote\"",
+				 "two\nlines", " lead", "" };
+	struct csv_parser p;
+	struct parsed out = { 0 };
+	char line[1024];
+	int n = mm_csv_line(line, sizeof(line), fields, 6);
+	bool same = true;
+
+	CHECK("csv: line formatted", n > 0 && line[n - 1] == '\n');
+	csv_init(&p, 0);
+	csv_parse(&p, line, (size_t)n, pf, pr, &out);
+	csv_fini(&p, pf, pr, &out);
+	csv_free(&p);
+	for (int i = 0; i < 6; i++)
+		same &= strcmp(out.f[i], fields[i]) == 0;
+	CHECK("csv: libcsv reads back every field exactly", out.nf == 6 &&
+	      out.rows == 1 && same);
+	CHECK("csv: plain fields are not quoted", strncmp(line, "plain,", 6) == 0);
+	CHECK("csv: overflow reported, not truncated silently",
+	      mm_csv_line(line, 10, fields, 6) < 0);
+}
+
+static void test_percentile(void)
+{
+	double v[] = { 5, 1, 4, 2, 3 };
+
+	mm_sort_doubles(v, 5);
+	CHECK("stats: sorted", v[0] == 1 && v[4] == 5);
+	CHECK("stats: p50 of 1..5 is 3", mm_percentile(v, 5, 50) == 3);
+	CHECK("stats: p90 interpolates (4.6)",
+	      fabs(mm_percentile(v, 5, 90) - 4.6) < 1e-12);
+	CHECK("stats: p100 is the max", mm_percentile(v, 5, 100) == 5);
+}
+
+static int slurp(const char *path, char *buf, size_t len)
+{
+	return mm_read_file(path, buf, len);
+}
+
+/* The journal's bookkeeping on a plain file standing in for a knob. */
+static void test_journal(void)
+{
+	char dir[] = "/tmp/mmbench-unit-XXXXXX", knob[256], buf[256], j[300];
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK("journal: mkdtemp", 0);
+		return;
+	}
+	snprintf(knob, sizeof(knob), "%s/knob", dir);
+	snprintf(j, sizeof(j), "%s/settings.journal", dir);
+	f = fopen(knob, "w");
+	fputs("always [madvise] never\n", f);
+	fclose(f);
+	mm_settings_init(dir);
+	CHECK("journal: first set", mm_setting_set(knob, "always") == 0);
+	slurp(knob, buf, sizeof(buf));
+	CHECK("journal: knob changed", strcmp(buf, "always") == 0);
+	CHECK("journal: second set keeps the first original",
+	      mm_setting_set(knob, "never") == 0);
+	CHECK("journal: restore succeeds", mm_settings_restore(dir, false) == 0);
+	slurp(knob, buf, sizeof(buf));
+	CHECK("journal: original (bracketed word) restored",
+	      strcmp(buf, "madvise") == 0);
+	/* A torn last line (kill mid-write) must not break the journal. */
+	f = fopen(knob, "w");
+	fputs("x\n", f);
+	fclose(f);
+	mm_setting_set(knob, "y");
+	f = fopen(j, "a");
+	fputs("save,/nonexistent/kno", f);
+	fclose(f);
+	CHECK("journal: restore with a torn last line",
+	      mm_settings_restore(dir, false) == 0);
+	slurp(knob, buf, sizeof(buf));
+	CHECK("journal: torn journal still restores", strcmp(buf, "x") == 0);
+	CHECK("journal: nothing left to restore", mm_settings_restore(dir, false) == 0);
+	CHECK("journal: a missing knob is an error, not a crash",
+	      mm_setting_set("/nonexistent/knob", "1") < 0);
+	unlink(knob);
+	unlink(j);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_params();
+	test_csv();
+	test_percentile();
+	test_journal();
+	return fails ? 1 : 0;
+}
