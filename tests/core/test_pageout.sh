@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# End-to-end: pageout on this machine, through the real driver and kernel.
+. "$(dirname "$0")/../lib.sh"
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+mkdir -p "$t/data"
+run=$t/run
+size_mb=32
+
+# fincore samples the files while the loops run: pages must really leave
+# the page cache (mincore through util-linux, independent of mmbench).
+(
+	for _ in $(seq 1 40); do
+		sleep 0.1
+		for f in "$t"/data/mmbench-*.dat; do
+			[ -f "$f" ] && fincore -n -b -o RES,SIZE "$f" 2>/dev/null
+		done
+	done >"$t/fincore"
+) &
+sampler=$!
+"$MMBENCH" run pageout -p instances=1,2 -p size_mb=$size_mb -p duration_s=1 \
+	-p dir="$t/data" -i 2 -w 1 -o "$run" 2>"$t/err"
+rc=$?
+wait $sampler
+[ $rc -eq 0 ] && pass "pageout: run exits 0" || fail "pageout: run" "rc=$rc $(tail -3 "$t/err")"
+res=$run/results.csv
+[ "$(head -1 "$res")" = "schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better" ] &&
+	pass "csv: header is schema 1" || fail "csv: header" "$(head -1 "$res")"
+awk -F, 'NR > 1 && NF != 11 { bad++ } END { exit bad > 0 }' "$res" &&
+	pass "csv: every row has 11 fields" || fail "csv: fields" ""
+[ "$(grep -c ',pass,' "$run/cases.csv")" = 2 ] && pass "cases: two cases passed" ||
+	fail "cases" "$(cat "$run/cases.csv")"
+[ "$(awk -F, 'NR > 1 { print $7 }' "$res" | sort -u | tr '\n' ' ')" = "0 1 " ] &&
+	pass "iterations: measured rows are 0 and 1 only" || fail "iterations" ""
+[ "$(awk -F, 'NR > 1 && $8 == "loops"' "$run/warmup.csv" | wc -l)" = 2 ] &&
+	pass "warm-ups: reported in warmup.csv, one per case" || fail "warm-ups" ""
+grep -q "instances=2;size_mb=$size_mb" "$res" && grep -q "backing=file;dir=$t/data;duration_s=1;instances=1" "$res" &&
+	pass "case: canonical key-sorted parameter string" || fail "case string" ""
+
+unit_of() { awk -F, -v m="$1" 'NR > 1 && $8 == m { print $10; exit }' "$res"; }
+better_of() { awk -F, -v m="$1" 'NR > 1 && $8 == m { print $11; exit }' "$res"; }
+for mu in loops:loops:higher loops_per_s:loops/s:higher pages_out_per_s:pages/s:higher \
+	instance_loops_min:loops:info instance_loops_max:loops:info minflt:faults:info \
+	majflt:faults:info loop_time:ns:info loop_vm_workingset_refault_file:count:info; do
+	IFS=: read -r m u b <<<"$mu"
+	[ "$(unit_of "$m")" = "$u" ] && [ "$(better_of "$m")" = "$b" ] &&
+		pass "metric $m in $u ($b)" || fail "metric $m" "unit '$(unit_of "$m")' better '$(better_of "$m")'"
+done
+
+pages=$(( size_mb * 1024 * 1024 / $(getconf PAGESIZE) ))
+# Per case and iteration: loops > 0, and nearly every page of every loop
+# was paged out (the kernel may keep a few under writeback or locked).
+awk -F, -v pages=$pages '
+	NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; keys[k] = 1 }
+	END {
+		for (k in keys) {
+			inst = k; sub(/.*instances=/, "", inst); sub(/;.*/, "", inst)
+			if (v[k, "loops"] <= 0) { print "no loops in " k; bad = 1 }
+			if (v[k, "pages_out"] < 0.9 * v[k, "loops"] * pages) {
+				print "pages_out " v[k, "pages_out"] " < 90% of loops x pages in " k; bad = 1 }
+			if (v[k, "loop_vm_workingset_refault_file"] <= 0) { print "no refaults in " k; bad = 1 }
+			if (v[k, "instance_loops_min"] > v[k, "instance_loops_max"]) { print "min > max"; bad = 1 }
+		}
+		exit bad
+	}' "$res" >"$t/why" && pass "plausible: loops > 0, pages out ~ loops x pages, refaults seen" ||
+	fail "plausible values" "$(cat "$t/why")"
+if command -v fincore >/dev/null; then
+	awk '$1 < $2 { partial = 1 } END { exit !partial }' "$t/fincore" &&
+		pass "page cache: fincore saw the files partly evicted during the run" ||
+		fail "page cache" "fincore never saw an evicted page: $(head -3 "$t/fincore")"
+else
+	skip "page cache: fincore check" "fincore (util-linux) not installed"
+fi
+ls "$t/data" | grep -q . && fail "cleanup: files removed" "$(ls "$t/data")" ||
+	pass "cleanup: instance files removed after the run"
+for f in meta.csv topology.xml run.log; do
+	[ -s "$run/$f" ] && pass "run dir has $f" || fail "run dir: $f" "missing or empty"
+done
+grep -q '<topology' "$run/topology.xml" && pass "topology.xml is hwloc XML" || fail "topology.xml" ""
+
+# Refusals before any work, with the reason recorded.
+"$MMBENCH" run pageout -p size_mb=$(( $(awk '/MemAvailable/ {print int($2/1024)}' /proc/meminfo) )) \
+	-p instances=1 -i 1 -w 0 -o "$t/big" >/dev/null 2>"$t/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'more than half of MemAvailable' "$t/big/cases.csv" &&
+	pass "refuse: size beyond a safe share of MemAvailable" || fail "refuse: size" "rc=$rc $(cat "$t/err")"
+"$MMBENCH" run pageout -p dir=/nonexistent/dir -p size_mb=1 -i 1 -w 0 -o "$t/ro" >/dev/null 2>&1
+grep -q "dir '/nonexistent/dir' is not writable: No such file" "$t/ro/cases.csv" && pass "refuse: unwritable dir named" ||
+	fail "refuse: dir" "$(cat "$t/ro/cases.csv")"
+if [ "$(awk '/SwapTotal/ {print $2}' /proc/meminfo)" = 0 ]; then
+	"$MMBENCH" run pageout -p backing=anon -p size_mb=1 -i 1 -w 0 -o "$t/anon" >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 4 ] && grep -q ',skip,.*needs swap' "$t/anon/cases.csv" &&
+		pass "skip: anon backing without swap, with reason" || fail "skip anon" "rc=$rc"
+else
+	skip "skip: anon backing without swap" "this machine has swap"
+fi
+finish
