@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A hang, a crash or a kill of one case is a failed case and the run goes
+# on; killing the whole run at any moment leaves valid CSV with every
+# finished row.
+. "$(dirname "$0")/../lib.sh"
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+valid_csv() {	# every line complete, 11 fields, and libcsv (summary) reads it
+	local f=$1
+	[ -s "$f" ] && [ "$(tail -c1 "$f" | od -An -c | tr -d ' ')" = '\n' ] &&
+		awk -F, 'NF != 11 { bad++ } END { exit bad > 0 }' "$f" &&
+		"$MMBENCH" summary "$(dirname "$f")" >/dev/null
+}
+
+# Timeout: the first case hangs past --timeout, the second still runs.
+"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=5,0.2 -i 1 -w 0 \
+	--timeout 2 -o "$t/to" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'duration_s=5;.*,timeout,no result after 2 s' "$t/to/cases.csv" &&
+	grep -q 'duration_s=0.2;.*,pass,' "$t/to/cases.csv" &&
+	pass "timeout: case recorded as timeout, next case ran" || fail "timeout" "rc=$rc $(cat "$t/to/cases.csv")"
+
+# Crash (SIGSEGV) and kill (SIGKILL, as the OOM killer does) of a case.
+for sig in SEGV KILL; do
+	"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=30,0.2 -i 1 -w 0 \
+		-o "$t/$sig" >/dev/null 2>&1 &
+	pid=$!
+	child=""
+	for _ in $(seq 1 50); do
+		child=$(pgrep -P $pid | head -1); [ -n "$child" ] && break; sleep 0.1
+	done
+	sleep 0.5
+	kill -$sig "$child"
+	wait $pid
+	rc=$?
+	n=$(kill -l $sig)
+	[ $rc -eq 1 ] && grep -q "duration_s=30;.*,fail,killed by signal $n" "$t/$sig/cases.csv" &&
+		grep -q 'duration_s=0.2;.*,pass,' "$t/$sig/cases.csv" &&
+		pass "crash: SIG$sig of a case is a failed case with the signal; run went on" ||
+		fail "crash SIG$sig" "rc=$rc $(cat "$t/$sig/cases.csv")"
+done
+
+# Kill the whole run at several moments: results.csv stays valid.
+for delay in 0.7 1.3 2.1; do
+	d=$t/k$delay
+	"$MMBENCH" run pageout -p instances=1 -p size_mb=2 -p duration_s=0.05 -i 200 -w 0 \
+		-o "$d" >/dev/null 2>&1 &
+	pid=$!
+	sleep $delay
+	child=$(pgrep -P $pid | head -1)
+	kill -KILL $pid; [ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
+	wait $pid 2>/dev/null
+	rows=$(( $(wc -l <"$d/results.csv") - 1 ))
+	if [ $rows -gt 0 ] && valid_csv "$d/results.csv"; then
+		pass "kill after ${delay}s: results.csv valid with $rows finished rows"
+	else
+		fail "kill after ${delay}s" "rows=$rows; last line: $(tail -1 "$d/results.csv")"
+	fi
+done
+finish

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The settings facility on a real sysfs knob (THP defrag): restored at
+# normal exit, on SIGINT/SIGTERM/SIGHUP, and after SIGKILL by
+# `mmbench restore DIR` from the journal.
+. "$(dirname "$0")/../lib.sh"
+knob=/sys/kernel/mm/transparent_hugepage/defrag
+if [ "$(id -u)" != 0 ]; then skip "settings: restore tests" "not root"; exit 4; fi
+if [ ! -w $knob ]; then skip "settings: restore tests" "$knob not writable"; exit 4; fi
+cur() { sed 's/.*\[\(.*\)\].*/\1/' $knob; }
+orig=$(cur)
+t=$(tmpdir)
+trap 'echo "$orig" >$knob; rm -rf "$t"' EXIT
+# A value different from the current one.
+new=always; [ "$orig" = always ] && new=never
+
+wait_for() {	# wait_for VALUE: until the knob reads VALUE (max 10 s)
+	for _ in $(seq 1 100); do [ "$(cur)" = "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+long_run() {	# long_run DIR: a run that changes the knob and lasts 60 s; sets $pid
+	"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=60 -i 1 -w 0 \
+		--set "$knob=$new" -o "$1" >"$1.out" 2>&1 &
+	pid=$!
+}
+
+# 1. Normal exit.
+"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=0.2 -i 1 -w 0 \
+	--set "$knob=$new" -o "$t/normal" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(cur)" = "$orig" ] && grep -q "^save,$knob,$orig" "$t/normal/settings.journal" &&
+	pass "restore: normal exit puts $knob back to $orig" ||
+	fail "restore: normal exit" "rc=$rc, knob is $(cur)"
+
+# 2. Signals to the driver while a case runs.
+for sig in INT TERM HUP; do
+	long_run "$t/sig$sig"
+	if ! wait_for "$new"; then
+		fail "restore: SIG$sig" "the run never changed the knob"
+		kill -KILL $pid 2>/dev/null; continue
+	fi
+	kill -$sig $pid
+	start=$(date +%s)
+	wait $pid
+	rc=$?
+	el=$(( $(date +%s) - start ))
+	if [ "$(cur)" = "$orig" ] && [ $rc -ge 128 ] && [ $el -lt 15 ]; then
+		pass "restore: SIG$sig stops the run in ${el}s (exit $rc) and restores $orig"
+	else
+		fail "restore: SIG$sig" "rc=$rc after ${el}s, knob is $(cur)"
+	fi
+	grep -q "interrupted by signal" "$t/sig$sig/cases.csv" &&
+		pass "restore: SIG$sig recorded in cases.csv" || fail "cases on SIG$sig" "$(cat "$t/sig$sig/cases.csv" 2>&1)"
+	pgrep -f "mmbench run pageout.*$t/sig$sig" >/dev/null &&
+		fail "SIG$sig: no process left" "$(pgrep -af "$t/sig$sig")" || pass "SIG$sig: no process left behind"
+done
+
+# 3. SIGKILL of the driver and its case: only the journal knows.
+long_run "$t/kill"
+if wait_for "$new"; then
+	child=$(pgrep -P $pid | head -1)
+	kill -KILL $pid
+	[ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
+	wait $pid 2>/dev/null
+	sleep 0.2
+	[ "$(cur)" = "$new" ] && pass "SIGKILL: knob is left changed ($new), as expected" ||
+		fail "SIGKILL: precondition" "knob is $(cur)"
+	"$MMBENCH" restore "$t/kill" 2>"$t/restore.err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(cur)" = "$orig" ] &&
+		pass "SIGKILL: mmbench restore DIR puts $knob back to $orig" ||
+		fail "SIGKILL: restore" "rc=$rc knob=$(cur) $(cat "$t/restore.err")"
+	"$MMBENCH" restore "$t/kill" 2>/dev/null && [ "$(cur)" = "$orig" ] &&
+		pass "restore: a second restore is harmless" || fail "second restore" ""
+else
+	fail "SIGKILL" "the run never changed the knob"
+	kill -KILL $pid
+fi
+"$MMBENCH" restore "$t/nonexistent" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && pass "restore: no journal is a usage error" || fail "restore: no journal" "rc=$rc"
+finish
