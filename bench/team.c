@@ -246,6 +246,9 @@ int mm_team_run(struct mm_ctx *ctx, const struct mm_team_opts *o,
 	(void)ctx;
 	if (o->ntasks < 1)
 		return MM_FAIL;
+	/* Discover the topology once, here: tasks inherit it, not redo it. */
+	if (o->pin)
+		topo_load();
 	if (team_alloc(o, &t) < 0)
 		return MM_FAIL;
 	ret = o->threads ? run_threads(t, o) : run_procs(t, o);

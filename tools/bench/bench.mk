@@ -1,0 +1,11 @@
+# Harness overhead benchmark (make bench-overhead).
+tools/bench/overhead: tools/bench/overhead.c $(filter-out bench/main.o,$(MMBENCH_OBJS))
+	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(MMBENCH_LIBS)
+CLEAN_FILES += tools/bench/overhead
+BENCH_TARGETS += bench-overhead
+
+.PHONY: bench-overhead
+bench-overhead: tools/bench/overhead bench/mmbench
+	@d=$$(mktemp -d) && \
+	bench/mmbench run pageout -p duration_s=2 -p size_mb=64 -i 5 -w 1 -o $$d/run >/dev/null 2>&1 && \
+	tools/bench/overhead $$d/run/results.csv; rc=$$?; rm -rf $$d; exit $$rc
