@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Line-by-line comparison against the base side, and meta-fact checks.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+const char *cmp_verdict_str(enum cmp_verdict v)
+{
+	static const char *const names[] = {
+		[CMP_BASE] = "base", [CMP_BETTER] = "better", [CMP_WORSE] = "worse",
+		[CMP_SAME] = "same", [CMP_INFO] = "info", [CMP_TOO_FEW] = "too_few",
+		[CMP_MISSING] = "missing",
+	};
+
+	return names[v];
+}
+
+const char *cmp_mean_name(const struct cmp_row *r)
+{
+	return r->hmean ? "Hmean" : "Amean";
+}
+
+/*
+ * Rates (better=higher: loops/s, pages/s) are averaged harmonically, as
+ * mmtests does: the harmonic mean of rates over equal work is the rate of
+ * the total. It needs every value on every side above zero.
+ */
+static bool use_hmean(const struct rs_line *l, int nsides)
+{
+	int i;
+
+	if (l->better != RS_HIGHER)
+		return false;
+	for (i = 0; i < nsides && i < l->nvals; i++)
+		for (size_t k = 0; k < l->vals[i].n; k++)
+			if (!(l->vals[i].v[k] > 0))
+				return false;
+	return true;
+}
+
+/* % change of x against base b, oriented so that positive is better. */
+static void pct_change(enum rs_better better, double b, double x, struct cmp_cell *c)
+{
+	if (b == 0) {
+		c->pct_ok = x == 0;
+		c->pct = 0;
+		return;
+	}
+	c->pct_ok = true;
+	c->pct = (better == RS_LOWER ? b - x : x - b) / fabs(b) * 100.0;
+}
+
+static bool is_better(enum rs_better better, const struct cmp_cell *c)
+{
+	if (c->pct_ok && c->pct != 0)
+		return c->pct > 0;
+	return better == RS_LOWER ? c->w.diff < 0 : c->w.diff > 0;
+}
+
+static void judge(const struct cmp *cmp, const struct rs_line *l,
+		  const struct cmp_cell *base, struct cmp_cell *c)
+{
+	pct_change(l->better, base->sum.mean, c->sum.mean, c);
+	st_welch(&base->sum, &c->sum, cmp->alpha, &c->w);
+	if (l->better == RS_INFO) {
+		c->verdict = CMP_INFO;
+		return;
+	}
+	if (base->sum.n < CMP_MIN_N || c->sum.n < CMP_MIN_N) {
+		c->verdict = CMP_TOO_FEW;
+		return;
+	}
+	c->significant = c->w.ok && c->w.p < cmp->alpha;
+	if (!c->significant)
+		c->verdict = CMP_SAME;
+	else
+		c->verdict = is_better(l->better, c) ? CMP_BETTER : CMP_WORSE;
+}
+
+static void count(struct cmp *c, const struct cmp_row *r)
+{
+	int i;
+
+	if (r->partial)
+		c->npartial++;
+	for (i = 1; i < c->nsides; i++) {
+		c->nbetter += r->cell[i].verdict == CMP_BETTER;
+		c->nworse += r->cell[i].verdict == CMP_WORSE;
+		c->ntoofew += r->cell[i].verdict == CMP_TOO_FEW;
+	}
+}
+
+static void build_row(struct cmp *c, struct cmp_row *r)
+{
+	struct rs_line *l = r->line;
+	int i;
+
+	r->hmean = use_hmean(l, c->nsides);
+	for (i = 0; i < c->nsides; i++) {
+		struct cmp_cell *cell = &r->cell[i];
+		size_t n = i < l->nvals ? l->vals[i].n : 0;
+
+		cell->present = n > 0;
+		if (!n) {
+			r->partial = true;
+			cell->verdict = CMP_MISSING;
+			continue;
+		}
+		st_summarize(l->vals[i].v, n, r->hmean, c->alpha, &cell->sum);
+	}
+	r->cell[0].verdict = r->cell[0].present ? CMP_BASE : CMP_MISSING;
+	r->cell[0].pct_ok = r->cell[0].present;
+	for (i = 1; i < c->nsides; i++)
+		if (r->cell[i].present && r->cell[0].present)
+			judge(c, l, &r->cell[0], &r->cell[i]);
+		else
+			r->cell[i].verdict = CMP_MISSING;
+	count(c, r);
+}
+
+int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->set = s;
+	c->alpha = alpha;
+	c->nsides = s->nsides;
+	c->nrows = s->nlines;
+	c->rows = calloc(s->nlines, sizeof(*c->rows));
+	c->cells = calloc(s->nlines * (size_t)s->nsides, sizeof(*c->cells));
+	if (!c->rows || !c->cells)
+		return -1;
+	for (i = 0; i < c->nrows; i++) {
+		c->rows[i].line = s->sorted[i];
+		c->rows[i].cell = &c->cells[i * s->nsides];
+		build_row(c, &c->rows[i]);
+	}
+	return 0;
+}
+
+void cmp_free(struct cmp *c)
+{
+	free(c->rows);
+	free(c->cells);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ------------------------------------------------------------ meta facts */
+
+/* Facts that are expected to differ from run to run: never listed. */
+static bool fact_ignored(const char *key)
+{
+	return !strcmp(key, "run_id") || !strcmp(key, "start_time") ||
+	       !strcmp(key, "label");
+}
+
+/*
+ * Facts that change what a benchmark measures: the CPUs and NUMA layout
+ * the tasks run on, the THP policy (huge or base page faults, khugepaged
+ * and compaction activity), automatic NUMA balancing (its hinting faults
+ * land in timed phases), swap (reclaim of anonymous memory exists or not),
+ * and whether the kernel ran in a VM and how it was accelerated.
+ */
+static bool fact_critical(const char *key)
+{
+	static const char *const keys[] = {
+		"cpus", "cpu_model", "numa_nodes", "node_mem_mb", "thp_enabled",
+		"thp_defrag", "thp_shmem_enabled", "numa_balancing", "vm",
+		"vm_accel", "swap_total_kb", NULL,
+	};
+	size_t n = strlen(key);
+	int i;
+
+	for (i = 0; keys[i]; i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return !strncmp(key, "mthp_", 5) && n > 13 && !strcmp(key + n - 8, "_enabled");
+}
+
+/*
+ * Node sizes move by a few MB between kernels (memmap, reserved memory):
+ * the same node ids with sizes within 5% are the same layout.
+ */
+static bool same_nodes(const char *a, const char *b)
+{
+	long ia, ib;
+	double ma, mb;
+	int na, nb;
+
+	while (*a || *b) {
+		if (sscanf(a, "%ld:%lf%n", &ia, &ma, &na) != 2 ||
+		    sscanf(b, "%ld:%lf%n", &ib, &mb, &nb) != 2)
+			return !strcmp(a, b);
+		if (ia != ib || fabs(ma - mb) > 0.05 * fmax(ma, mb))
+			return false;
+		a += na + (a[na] == ';');
+		b += nb + (b[nb] == ';');
+	}
+	return true;
+}
+
+static bool fact_equiv(const char *key, const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	if (!strcmp(key, "node_mem_mb"))
+		return same_nodes(a, b);
+	if (!strcmp(key, "swap_total_kb"))	/* swap or no swap */
+		return (atoll(a) > 0) == (atoll(b) > 0);
+	return false;
+}
+
+/* Is v one of the " | "-separated values in list? */
+static bool has_value(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+	const char *p = list, *end;
+
+	for (;;) {
+		end = strstr(p, " | ");
+		if ((end ? (size_t)(end - p) : strlen(p)) == n && !strncmp(p, v, n))
+			return true;
+		if (!end)
+			return false;
+		p = end + 3;
+	}
+}
+
+static int add_value(char **dst, const char *v)
+{
+	size_t n;
+	char *r;
+
+	if (!*dst)
+		return (*dst = strdup(v)) ? 0 : -1;
+	if (has_value(*dst, v))
+		return 0;
+	n = strlen(*dst);
+	r = realloc(*dst, n + strlen(v) + 4);
+	if (!r)
+		return -1;
+	sprintf(r + n, " | %s", v);
+	*dst = r;
+	return 0;
+}
+
+/* Every value of KEY in runs with a meta.csv, per side. */
+static int fact_values(const struct rs_set *s, struct cmp_fact *f)
+{
+	const char *v;
+	int i;
+
+	for (i = 0; i < s->nruns; i++) {
+		const struct rs_run *r = &s->runs[i];
+
+		if (!r->has_meta || r->side < 0)
+			continue;
+		v = rs_meta_get(r, f->key);
+		if (add_value(&f->val[r->side], v ? v : "(absent)"))
+			return -1;
+	}
+	return 0;
+}
+
+/* Does the fact differ, and does the difference change the answer? */
+static bool fact_differs(const struct rs_set *s, struct cmp_fact *f)
+{
+	const char *vi, *vj;
+	bool differs = false;
+	int ri, rj;
+
+	for (ri = 0; ri < s->nruns; ri++) {
+		if (!s->runs[ri].has_meta || s->runs[ri].side < 0)
+			continue;
+		vi = rs_meta_get(&s->runs[ri], f->key);
+		for (rj = ri + 1; rj < s->nruns; rj++) {
+			if (!s->runs[rj].has_meta || s->runs[rj].side < 0)
+				continue;
+			vj = rs_meta_get(&s->runs[rj], f->key);
+			if (!vi || !vj) {
+				differs |= vi != vj;
+				continue;	/* unknown on one side: listed only */
+			}
+			if (strcmp(vi, vj))
+				differs = true;
+			if (fact_critical(f->key) && !fact_equiv(f->key, vi, vj))
+				f->critical = true;
+		}
+	}
+	return differs;
+}
+
+static bool key_seen(const struct rs_set *s, int run, int k)
+{
+	const char *key = s->runs[run].meta[k].key;
+	int i;
+
+	for (i = 0; i < run; i++)
+		if (s->runs[i].has_meta && s->runs[i].side >= 0 &&
+		    rs_meta_get(&s->runs[i], key))
+			return true;
+	return false;
+}
+
+static int meta_key(const struct rs_set *s, struct cmp_meta *m, const char *key)
+{
+	struct cmp_fact f = { .key = key }, *nf;
+	int i;
+
+	if (fact_ignored(key) || !fact_differs(s, &f))
+		return 0;
+	if (fact_values(s, &f))
+		goto nomem;
+	for (i = 0; i < s->nsides; i++)
+		if (!f.val[i] && !(f.val[i] = strdup("(no meta.csv)")))
+			goto nomem;
+	nf = realloc(m->f, (m->n + 1) * sizeof(*nf));
+	if (!nf)
+		goto nomem;
+	m->f = nf;
+	m->f[m->n++] = f;
+	m->ncritical += f.critical;
+	return 0;
+nomem:
+	for (i = 0; i < RS_MAX_SIDES; i++)
+		free(f.val[i]);
+	return -1;
+}
+
+int cmp_meta(const struct rs_set *s, struct cmp_meta *m)
+{
+	int i, k;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < s->nruns; i++) {
+		if (!s->runs[i].has_meta || s->runs[i].side < 0)
+			continue;
+		for (k = 0; k < s->runs[i].nmeta; k++)
+			if (!key_seen(s, i, k) && meta_key(s, m, s->runs[i].meta[k].key))
+				return -1;
+	}
+	return 0;
+}
+
+void cmp_meta_free(struct cmp_meta *m)
+{
+	int i, j;
+
+	for (i = 0; i < m->n; i++)
+		for (j = 0; j < RS_MAX_SIDES; j++)
+			free(m->f[i].val[j]);
+	free(m->f);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Comparison of every line of a result set against the base side (side 0),
+ * and of the runs' meta facts. Shared by mmcompare and mmplot.
+ */
+#ifndef MMC_COMPARE_H
+#define MMC_COMPARE_H
+
+#include "resultset.h"
+#include "stats.h"
+
+/* Below this many iterations on a side, no significance is claimed. */
+#define CMP_MIN_N 3
+
+enum cmp_verdict {
+	CMP_BASE,	/* the base side itself */
+	CMP_BETTER,	/* significantly better */
+	CMP_WORSE,	/* significantly worse */
+	CMP_SAME,	/* no significant difference */
+	CMP_INFO,	/* better=info: shown, not judged */
+	CMP_TOO_FEW,	/* fewer than CMP_MIN_N iterations on a side */
+	CMP_MISSING,	/* the line is absent on this side or on the base */
+};
+
+struct cmp_cell {
+	bool present;
+	struct st_summary sum;
+	bool pct_ok;
+	double pct;	/* % change vs base; positive = better (info: raw) */
+	struct st_welch w;
+	bool significant;
+	enum cmp_verdict verdict;
+};
+
+struct cmp_row {
+	struct rs_line *line;
+	bool hmean;
+	bool partial;		/* absent on at least one side */
+	struct cmp_cell *cell;	/* [nsides] */
+};
+
+struct cmp {
+	struct rs_set *set;
+	double alpha;
+	int nsides;
+	struct cmp_row *rows;	/* in rs_set.sorted order */
+	size_t nrows;
+	struct cmp_cell *cells;
+	size_t nbetter, nworse, ntoofew, npartial;
+};
+
+int cmp_build(struct cmp *c, struct rs_set *s, double alpha);
+void cmp_free(struct cmp *c);
+const char *cmp_verdict_str(enum cmp_verdict v);
+const char *cmp_mean_name(const struct cmp_row *r);
+
+struct cmp_fact {
+	const char *key;
+	char *val[RS_MAX_SIDES];	/* "a", "(absent)", or "a | b" if runs differ */
+	bool critical;			/* a difference that changes the answer */
+};
+
+struct cmp_meta {
+	struct cmp_fact *f;
+	int n;
+	int ncritical;
+};
+
+/* Facts that differ between or within sides. Returns 0 or -1 (no memory). */
+int cmp_meta(const struct rs_set *s, struct cmp_meta *m);
+void cmp_meta_free(struct cmp_meta *m);
+
+#endif /* MMC_COMPARE_H */

@@ -1,0 +1,761 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmcompare: compare mmbench results of a base kernel with one or more
+ * patched kernels, and say which differences are real.
+ *
+ * Each line (workload, case, metric) gets n, mean (harmonic for rates),
+ * stddev, CoV, min, median, max per side, the % change oriented so that
+ * positive is better, and Welch's t-test against the base. Output: a text
+ * table in the mmtests layout for patch emails, CSV, or markdown.
+ */
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "csvout.h"
+
+#define EXIT_USAGE 2
+#define EXIT_REGRESSION 3
+
+enum format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
+
+struct opts {
+	enum format fmt;
+	bool brief, force, fail_on_regression, per_arg, labels;
+	double alpha;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mmcompare [options] BASE NEW [NEW2...]\n"
+		"  BASE, NEW: a run directory, a results.csv, or a directory of runs;\n"
+		"  runs with the same label are pooled (BASE is the first label).\n"
+		"options:\n"
+		"  --csv                 one CSV row per line and side, every statistic\n"
+		"  --markdown            markdown tables\n"
+		"  --brief               text: only the mean rows\n"
+		"  --alpha A             significance level (default 0.05)\n"
+		"  --force               compare even if meta facts that change the\n"
+		"                        answer differ (they are listed either way)\n"
+		"  --fail-on-regression  exit 3 if a judged metric is significantly worse\n"
+		"  --per-arg             one side per argument instead of per label\n"
+		"  --labels              print the sides' labels, one per line, and exit\n"
+		"exit: 0 ok, 2 usage or bad input, 3 regression (--fail-on-regression)\n");
+}
+
+static int parse_alpha(const char *s, double *alpha)
+{
+	char *end;
+
+	*alpha = strtod(s, &end);
+	if (!*s || *end || !(*alpha > 0 && *alpha < 1)) {
+		fprintf(stderr, "mmcompare: --alpha '%s': want a number between 0 and 1\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "csv", no_argument, NULL, 'c' },
+		{ "markdown", no_argument, NULL, 'm' },
+		{ "text", no_argument, NULL, 't' },
+		{ "brief", no_argument, NULL, 'b' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "fail-on-regression", no_argument, NULL, 'r' },
+		{ "per-arg", no_argument, NULL, 'p' },
+		{ "labels", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct opts){ .alpha = 0.05 };
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->fmt = FMT_CSV; break;
+		case 'm': o->fmt = FMT_MARKDOWN; break;
+		case 't': o->fmt = FMT_TEXT; break;
+		case 'b': o->brief = true; break;
+		case 'a': if (parse_alpha(optarg, &o->alpha)) return -1; break;
+		case 'f': o->force = true; break;
+		case 'r': o->fail_on_regression = true; break;
+		case 'p': o->per_arg = true; break;
+		case 'l': o->labels = true; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (argc - optind < 2) {
+		fprintf(stderr, "mmcompare: need BASE and at least one NEW\n");
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ formatting */
+
+/* Values as mmtests prints them: two decimals, or %.4g when tiny/huge. */
+static const char *fmt_val(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (v == 0 || (a >= 0.01 && a < 1e15))
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+/* Width fmt_val() will need, without formatting (tables are large). */
+static int val_width(double v)
+{
+	double a = fabs(v) + 0.005;
+	int w = 4 + (v < 0);
+
+	if (!(v == 0 || (fabs(v) >= 0.01 && fabs(v) < 1e15)))
+		return 11;
+	for (; a >= 10; a /= 10)
+		w++;
+	return w;
+}
+
+static const char *fmt_p(const struct cmp_cell *c, char *buf, size_t len)
+{
+	if (!c->w.ok)
+		snprintf(buf, len, "-");
+	else if (c->w.p == 0)
+		snprintf(buf, len, "0");
+	else if (c->w.p < 0.0001)
+		snprintf(buf, len, "%.1e", c->w.p);
+	else
+		snprintf(buf, len, "%.4f", c->w.p);
+	return buf;
+}
+
+static const char *fmt_ci(const struct cmp_cell *c, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	if (!c->w.ok)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%s, %s]", fmt_val(c->w.ci_lo, lo, sizeof(lo)),
+			 fmt_val(c->w.ci_hi, hi, sizeof(hi)));
+	return buf;
+}
+
+static const char *fmt_pct(const struct cmp_cell *c, char *buf, size_t len)
+{
+	if (c->pct_ok)
+		snprintf(buf, len, "%7.2f", c->pct);
+	else
+		snprintf(buf, len, "%7s", "n/a");
+	return buf;
+}
+
+static const char *row_note(const struct cmp *cmp, const struct cmp_row *r)
+{
+	int i;
+
+	if (r->line->better == RS_INFO)
+		return "info: not judged";
+	for (i = 1; i < cmp->nsides; i++)
+		if (r->cell[i].verdict == CMP_TOO_FEW)
+			return "n<3: no significance claimed";
+	return "";
+}
+
+/* ------------------------------------------------------------ meta */
+
+static void print_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f,
+			    bool force)
+{
+	int i, j, kw = 4, w[RS_MAX_SIDES];
+
+	if (!m->n)
+		return;
+	for (j = 0; j < s->nsides; j++)
+		w[j] = strlen(s->sides[j].name);
+	for (i = 0; i < m->n; i++) {
+		if ((int)strlen(m->f[i].key) > kw)
+			kw = strlen(m->f[i].key);
+		for (j = 0; j < s->nsides; j++)
+			if ((int)strlen(m->f[i].val[j]) > w[j])
+				w[j] = strlen(m->f[i].val[j]);
+	}
+	fprintf(f, "Meta facts that differ (\"a | b\": the runs of one side differ):\n");
+	fprintf(f, "  %-*s", kw, "fact");
+	for (j = 0; j < s->nsides; j++)
+		fprintf(f, "  %-*s", w[j], s->sides[j].name);
+	fputc('\n', f);
+	for (i = 0; i < m->n; i++) {
+		fprintf(f, "  %-*s", kw, m->f[i].key);
+		for (j = 0; j < s->nsides; j++)
+			fprintf(f, "  %-*s", w[j], m->f[i].val[j]);
+		if (m->f[i].critical)
+			fprintf(f, "  <- changes the answer%s", force ? " (--force)" : "");
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* ------------------------------------------------------------ text */
+
+enum block { B_MEAN, B_STDDEV, B_COV, B_MIN, B_MEDIAN, B_MAX, B_N, B_P, B_CI, B_NBLOCKS };
+
+static const char *const block_name[B_NBLOCKS] = {
+	[B_STDDEV] = "Stddev", [B_COV] = "CoeffVar", [B_MIN] = "Min",
+	[B_MEDIAN] = "Median", [B_MAX] = "Max", [B_N] = "N", [B_P] = "Pvalue",
+};
+
+#define MARK_W 11	/* " (   1.65%)" */
+
+struct text_ctx {
+	const struct cmp *cmp;
+	const struct opts *o;
+	FILE *f;
+	int namew, colw, valw;
+	char ci_name[16];
+};
+
+static const char *cell_text(const struct cmp_row *r, int i, enum block b, char *buf,
+			     size_t len)
+{
+	const struct cmp_cell *c = &r->cell[i];
+	const struct st_summary *s = &c->sum;
+
+	if (!c->present || (i == 0 && (b == B_P || b == B_CI)))
+		return "-";
+	switch (b) {
+	case B_MEAN: return fmt_val(s->mean, buf, len);
+	case B_STDDEV: return s->sd_ok ? fmt_val(s->sd, buf, len) : "-";
+	case B_COV: return s->cov_ok ? fmt_val(s->cov, buf, len) : "-";
+	case B_MIN: return fmt_val(s->min, buf, len);
+	case B_MEDIAN: return fmt_val(s->median, buf, len);
+	case B_MAX: return fmt_val(s->max, buf, len);
+	case B_N: snprintf(buf, len, "%zu", s->n); return buf;
+	case B_P: return fmt_p(c, buf, len);
+	case B_CI: return fmt_ci(c, buf, len);
+	default: return "-";
+	}
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Column widths for one workload's rows. */
+static void text_widths(struct text_ctx *t, const struct rs_workload *w)
+{
+	const struct cmp *cmp = t->cmp;
+	int i, vw = 4, ciw = 1;
+	size_t k;
+
+	t->namew = 8;
+	for (k = w->first; k < w->first + w->count; k++) {
+		const struct cmp_row *r = &cmp->rows[k];
+
+		t->namew = max_int(t->namew, strlen(r->line->name));
+		for (i = 0; i < cmp->nsides; i++) {
+			const struct cmp_cell *c = &r->cell[i];
+
+			if (!c->present)
+				continue;
+			vw = max_int(vw, val_width(c->sum.mean));
+			vw = max_int(vw, max_int(val_width(c->sum.min), val_width(c->sum.max)));
+			vw = max_int(vw, val_width(c->sum.sd));
+			if (c->w.ok)
+				ciw = max_int(ciw, val_width(c->w.ci_lo) + val_width(c->w.ci_hi) + 4);
+		}
+	}
+	t->valw = vw;
+	t->colw = max_int(vw + MARK_W, t->o->brief ? 0 : ciw);
+	for (i = 0; i < cmp->nsides; i++)
+		t->colw = max_int(t->colw, strlen(cmp->set->sides[i].name));
+}
+
+/* " *   1.65%*" significant, " (   1.65%)" not, " [   1.65%]" not judged */
+static void mean_mark(const struct cmp_cell *c, int i, FILE *f)
+{
+	char pct[32];
+
+	fmt_pct(c, pct, sizeof(pct));
+	if (!c->present || c->verdict == CMP_MISSING)
+		fprintf(f, "%*s", MARK_W, "");
+	else if (i == 0)
+		fprintf(f, " (%7.2f%%)", 0.0);
+	else if (c->significant)
+		fprintf(f, " *%s%%*", pct);
+	else if (c->verdict == CMP_INFO)
+		fprintf(f, " [%s%%]", pct);
+	else
+		fprintf(f, " (%s%%)", pct);
+}
+
+static void text_row(struct text_ctx *t, const struct cmp_row *r, enum block b)
+{
+	const char *label = b == B_MEAN ? cmp_mean_name(r) :
+			    b == B_CI ? t->ci_name : block_name[b];
+	char buf[96];
+	const char *note;
+	int i;
+
+	fprintf(t->f, "%-9s %-*s", label, t->namew, r->line->name);
+	for (i = 0; i < t->cmp->nsides; i++) {
+		if (b == B_MEAN) {
+			fprintf(t->f, "  %*s", t->colw - MARK_W,
+				cell_text(r, i, b, buf, sizeof(buf)));
+			mean_mark(&r->cell[i], i, t->f);
+		} else {
+			fprintf(t->f, "  %*s", t->colw, cell_text(r, i, b, buf, sizeof(buf)));
+		}
+	}
+	note = b == B_MEAN ? row_note(t->cmp, r) : "";
+	fprintf(t->f, "%s%s\n", *note ? "  " : "", note);
+}
+
+static void text_header(struct text_ctx *t, const struct rs_workload *w)
+{
+	int i;
+
+	fprintf(t->f, "%s", w->name);
+	if (w->nvary) {
+		fprintf(t->f, " (cases vary in:");
+		for (i = 0; i < w->nvary; i++)
+			fprintf(t->f, "%s %s", i ? "," : "", w->vary[i]);
+		fprintf(t->f, ")");
+	}
+	if (w->fixed)
+		fprintf(t->f, " [%s]", w->fixed);
+	fprintf(t->f, "\n%-9s %-*s", "", t->namew, "");
+	for (i = 0; i < t->cmp->nsides; i++)
+		fprintf(t->f, "  %*s", t->colw, t->cmp->set->sides[i].name);
+	fputc('\n', t->f);
+}
+
+static void text_workload(struct text_ctx *t, const struct rs_workload *w)
+{
+	int b, nblocks = t->o->brief ? 1 : B_NBLOCKS;
+	size_t k;
+
+	text_widths(t, w);
+	text_header(t, w);
+	for (b = 0; b < nblocks; b++) {
+		for (k = w->first; k < w->first + w->count; k++)
+			text_row(t, &t->cmp->rows[k], b);
+		if (b + 1 < nblocks)
+			fputc('\n', t->f);
+	}
+	fputc('\n', t->f);
+}
+
+static void text_partial(const struct cmp *cmp, FILE *f)
+{
+	size_t k;
+	int i;
+
+	if (!cmp->npartial)
+		return;
+	fprintf(f, "Present on one side only (%zu):\n", cmp->npartial);
+	for (k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *r = &cmp->rows[k];
+
+		if (!r->partial)
+			continue;
+		fprintf(f, "  %s %s [%s]: missing in", r->line->workload, r->line->name,
+			r->line->kase);
+		for (i = 0; i < cmp->nsides; i++)
+			if (!r->cell[i].present)
+				fprintf(f, " %s", cmp->set->sides[i].name);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void text_intro(const struct cmp *cmp, const struct opts *o, FILE *f)
+{
+	const struct rs_set *s = cmp->set;
+	int i;
+
+	fprintf(f, "mmcompare:");
+	for (i = 0; i < s->nsides; i++)
+		fprintf(f, "%s %s %s (%d run%s, %ld rows)", i ? " vs" : "",
+			i ? "NEW" : "BASE", s->sides[i].name, s->sides[i].nruns,
+			s->sides[i].nruns == 1 ? "" : "s", s->sides[i].nrows);
+	fprintf(f, "\n%% change vs BASE, positive = better: *x%%* significant (Welch's t-test, "
+		"p < %g), (x%%) not significant,\n[x%%] better=info metric (raw change, "
+		"not judged). Hmean: harmonic mean (rates).\n", o->alpha);
+	if (!o->brief)
+		fprintf(f, "Pvalue: Welch's t-test vs BASE; CI%.0f: %.0f%% confidence interval of "
+			"NEW - BASE (arithmetic means).\n", 100 * (1 - o->alpha),
+			100 * (1 - o->alpha));
+	fputc('\n', f);
+}
+
+static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
+		       const struct opts *o, FILE *f)
+{
+	struct text_ctx t = { .cmp = cmp, .o = o, .f = f };
+	int i;
+
+	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
+	text_intro(cmp, o, f);
+	print_meta_text(cmp->set, m, f, o->force);
+	for (i = 0; i < cmp->set->nwls; i++)
+		text_workload(&t, &cmp->set->wls[i]);
+	text_partial(cmp, f);
+	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
+		"significance claim (n<3), %zu on one side only.\n", cmp->nbetter,
+		cmp->nworse, cmp->ntoofew, cmp->npartial);
+}
+
+/* ------------------------------------------------------------ CSV */
+
+static const char *const csv_cols[] = {
+	"workload", "case", "metric", "name", "unit", "better", "side", "label", "n",
+	"mean_type", "mean", "amean", "stddev", "cov_pct", "min", "median", "max",
+	"mean_ci_low", "mean_ci_high", "change_pct", "diff", "diff_ci_low",
+	"diff_ci_high", "ci_level", "t", "df", "p_value", "significant", "verdict", NULL,
+};
+
+static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row *r, int i)
+{
+	const struct cmp_cell *c = &r->cell[i];
+	const struct st_summary *s = &c->sum;
+	bool cmp_ok = i > 0 && c->present && r->cell[0].present;
+
+	csvo_int(o, s->n);
+	csvo_str(o, c->present ? cmp_mean_name(r) : "");
+	csvo_num(o, s->mean, c->present);
+	csvo_num(o, s->amean, c->present);
+	csvo_num(o, s->sd, s->sd_ok);
+	csvo_num(o, s->cov, s->cov_ok);
+	csvo_num(o, s->min, c->present);
+	csvo_num(o, s->median, c->present);
+	csvo_num(o, s->max, c->present);
+	csvo_num(o, s->ci_lo, s->ci_ok);
+	csvo_num(o, s->ci_hi, s->ci_ok);
+	csvo_num(o, c->pct, c->pct_ok && c->present);
+	csvo_num(o, c->w.diff, cmp_ok && c->w.ok);
+	csvo_num(o, c->w.ci_lo, cmp_ok && c->w.ok);
+	csvo_num(o, c->w.ci_hi, cmp_ok && c->w.ok);
+	csvo_num(o, 1 - cmp->alpha, true);
+	csvo_num(o, c->w.t, cmp_ok && c->w.t_ok);
+	csvo_num(o, c->w.df, cmp_ok && c->w.df_ok);
+	csvo_num(o, c->w.p, cmp_ok && c->w.ok);
+	csvo_int(o, c->significant);
+	csvo_str(o, cmp_verdict_str(c->verdict));
+}
+
+static void print_csv(const struct cmp *cmp, FILE *f)
+{
+	struct csvo o = { .f = f };
+	size_t k;
+	int i;
+
+	for (i = 0; csv_cols[i]; i++)
+		csvo_str(&o, csv_cols[i]);
+	csvo_end(&o);
+	for (k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *r = &cmp->rows[k];
+
+		for (i = 0; i < cmp->nsides; i++) {
+			csvo_str(&o, r->line->workload);
+			csvo_str(&o, r->line->kase);
+			csvo_str(&o, r->line->metric);
+			csvo_str(&o, r->line->name);
+			csvo_str(&o, r->line->unit);
+			csvo_str(&o, rs_better_str(r->line->better));
+			csvo_int(&o, i);
+			csvo_str(&o, cmp->set->sides[i].name);
+			csv_cell(&o, cmp, r, i);
+			csvo_end(&o);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ markdown */
+
+/* A table cell: '|' would end it, a line break would end the table. */
+static void md_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void md_meta(const struct rs_set *s, const struct cmp_meta *m, FILE *f)
+{
+	int i, j;
+
+	fprintf(f, "## Meta facts that differ\n\n");
+	if (!m->n) {
+		fprintf(f, "None: the runs agree on every recorded fact.\n\n");
+		return;
+	}
+	fprintf(f, "| fact |");
+	for (j = 0; j < s->nsides; j++) {
+		fputc(' ', f);
+		md_str(f, s->sides[j].name);
+		fprintf(f, " |");
+	}
+	fprintf(f, " changes the answer |\n|---|");
+	for (j = 0; j < s->nsides; j++)
+		fprintf(f, "---|");
+	fprintf(f, "---|\n");
+	for (i = 0; i < m->n; i++) {
+		fprintf(f, "| %s |", m->f[i].key);
+		for (j = 0; j < s->nsides; j++) {
+			fputc(' ', f);
+			md_str(f, m->f[i].val[j]);
+			fprintf(f, " |");
+		}
+		fprintf(f, " %s |\n", m->f[i].critical ? "**yes**" : "no");
+	}
+	fprintf(f, "\n");
+}
+
+static void md_side_cell(FILE *f, const struct cmp_cell *c)
+{
+	char v[48], sd[48];
+
+	if (!c->present) {
+		fprintf(f, " - |");
+		return;
+	}
+	fprintf(f, " %s", fmt_val(c->sum.mean, v, sizeof(v)));
+	if (c->sum.sd_ok)
+		fprintf(f, " ± %s", fmt_val(c->sum.sd, sd, sizeof(sd)));
+	fprintf(f, " (n=%zu) |", c->sum.n);
+}
+
+static void md_cmp_cells(FILE *f, const struct cmp_cell *c)
+{
+	char pct[32], p[32], ci[96];
+
+	if (c->verdict == CMP_MISSING) {
+		fprintf(f, " - | - | - |");
+		return;
+	}
+	snprintf(pct, sizeof(pct), "%+.2f%%", c->pct);
+	if (!c->pct_ok)
+		snprintf(pct, sizeof(pct), "n/a");
+	fprintf(f, c->significant ? " **%s** |" : c->verdict == CMP_INFO ? " [%s] |" : " %s |",
+		pct);
+	fprintf(f, " %s | %s |", fmt_p(c, p, sizeof(p)), fmt_ci(c, ci, sizeof(ci)));
+}
+
+static void md_table_head(const struct cmp *cmp, FILE *f)
+{
+	int i;
+
+	fprintf(f, "| line | mean | unit | better |");
+	for (i = 0; i < cmp->nsides; i++) {
+		fputc(' ', f);
+		md_str(f, cmp->set->sides[i].name);
+		fprintf(f, " |");
+		if (i)
+			fprintf(f, " change | p | CI%.0f of diff |", 100 * (1 - cmp->alpha));
+	}
+	fprintf(f, " note |\n|---|---|---|---|");
+	for (i = 0; i < cmp->nsides; i++)
+		fprintf(f, i ? "---:|---:|---:|---|" : "---:|");
+	fprintf(f, "---|\n");
+}
+
+static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE *f)
+{
+	size_t k;
+	int i;
+
+	fprintf(f, "<!-- mmcompare:workload %s -->\n## %s\n\n", w->name, w->name);
+	if (w->nvary) {
+		fprintf(f, "Cases vary in:");
+		for (i = 0; i < w->nvary; i++)
+			fprintf(f, "%s %s", i ? "," : "", w->vary[i]);
+		fprintf(f, ". ");
+	}
+	if (w->fixed) {
+		fprintf(f, "Fixed: `");
+		md_str(f, w->fixed);
+		fprintf(f, "`.");
+	}
+	fprintf(f, "\n\n");
+	md_table_head(cmp, f);
+	for (k = w->first; k < w->first + w->count; k++) {
+		const struct cmp_row *r = &cmp->rows[k];
+
+		fprintf(f, "| %s | %s | ", r->line->name, cmp_mean_name(r));
+		md_str(f, r->line->unit);
+		fprintf(f, " | %s |", rs_better_str(r->line->better));
+		for (i = 0; i < cmp->nsides; i++) {
+			md_side_cell(f, &r->cell[i]);
+			if (i)
+				md_cmp_cells(f, &r->cell[i]);
+		}
+		fprintf(f, " %s |\n", r->partial ? "on one side only" : row_note(cmp, r));
+	}
+	fprintf(f, "\n");
+}
+
+static void md_intro(const struct cmp *cmp, FILE *f)
+{
+	const struct rs_set *s = cmp->set;
+	int i, j;
+
+	fprintf(f, "# mmcompare:");
+	for (i = 0; i < s->nsides; i++) {
+		fprintf(f, "%s ", i ? " vs" : "");
+		md_str(f, s->sides[i].name);
+	}
+	fprintf(f, "\n\nChange vs BASE (`");
+	md_str(f, s->sides[0].name);
+	fprintf(f, "`), positive = better. **Bold**: significant (Welch's t-test, "
+		"p < %g, n >= %d on both sides); [x%%]: better=info, raw change, not judged. "
+		"CI: %.0f%% confidence interval of NEW - BASE (arithmetic means). "
+		"Hmean: harmonic mean (rates). Values are mean ± stddev.\n\n",
+		cmp->alpha, CMP_MIN_N, 100 * (1 - cmp->alpha));
+	fprintf(f, "Inputs:\n\n");
+	for (i = 0; i < s->nsides; i++) {
+		fprintf(f, "- `");
+		md_str(f, s->sides[i].name);
+		fprintf(f, "` (%s):", i ? "NEW" : "BASE");
+		for (j = 0; j < s->nruns; j++)
+			if (s->runs[j].side == i)
+				fprintf(f, " `%s`", s->runs[j].path);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
+static void print_markdown(const struct cmp *cmp, const struct cmp_meta *m, FILE *f)
+{
+	int i;
+
+	md_intro(cmp, f);
+	md_meta(cmp->set, m, f);
+	for (i = 0; i < cmp->set->nwls; i++)
+		md_workload(cmp, &cmp->set->wls[i], f);
+	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
+		"significance claim (n<3), %zu on one side only.\n", cmp->nbetter,
+		cmp->nworse, cmp->ntoofew, cmp->npartial);
+}
+
+/* ------------------------------------------------------------ main */
+
+static int load(struct rs_set *s, int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (rs_add_arg(s, argv[i])) {
+			fprintf(stderr, "mmcompare: %s\n", s->err);
+			return -1;
+		}
+	}
+	if (s->warn[0]) {
+		for (char *p = s->warn, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+			fprintf(stderr, "mmcompare: warning: %.*s\n", (int)(nl - p), p);
+	}
+	if (rs_finish(s)) {
+		fprintf(stderr, "mmcompare: %s\n", s->err);
+		return -1;
+	}
+	if (s->nsides < 2) {
+		fprintf(stderr, "mmcompare: only one label (%s) in the input: nothing to compare; "
+			"give runs with different labels, or --per-arg\n",
+			s->nsides ? s->sides[0].name : "none");
+		return -1;
+	}
+	return 0;
+}
+
+/* Refuse (unless --force) when runs differ in facts that change the answer. */
+static int check_meta(const struct rs_set *s, const struct cmp_meta *m, const struct opts *o)
+{
+	if (!m->ncritical)
+		return 0;
+	if (o->fmt == FMT_CSV || !o->force)
+		print_meta_text(s, m, stderr, o->force);
+	if (o->force)
+		return 0;
+	fprintf(stderr, "mmcompare: refusing to compare: %d fact(s) that change the answer "
+		"differ (marked above); --force compares anyway\n", m->ncritical);
+	return -1;
+}
+
+static int run(const struct opts *o, struct rs_set *s)
+{
+	struct cmp_meta m;
+	struct cmp c;
+	int rc = EXIT_USAGE;
+
+	if (cmp_meta(s, &m)) {
+		fprintf(stderr, "mmcompare: out of memory\n");
+		return EXIT_USAGE;
+	}
+	if (check_meta(s, &m, o))
+		goto out_meta;
+	if (cmp_build(&c, s, o->alpha)) {
+		fprintf(stderr, "mmcompare: out of memory\n");
+		goto out;
+	}
+	if (o->fmt == FMT_CSV)
+		print_csv(&c, stdout);
+	else if (o->fmt == FMT_MARKDOWN)
+		print_markdown(&c, &m, stdout);
+	else
+		print_text(&c, &m, o, stdout);
+	rc = 0;
+	if (o->fail_on_regression && c.nworse) {
+		fprintf(stderr, "mmcompare: %zu significant regression(s)\n", c.nworse);
+		rc = EXIT_REGRESSION;
+	}
+out:
+	cmp_free(&c);
+out_meta:
+	cmp_meta_free(&m);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct rs_set s;
+	struct opts o;
+	int rc = EXIT_USAGE, i;
+
+	if (parse_opts(argc, argv, &o))
+		return EXIT_USAGE;
+	gsl_set_error_handler_off();
+	rs_init(&s, o.per_arg ? RS_PER_ARG : 0);
+	if (!load(&s, argc - optind, argv + optind)) {
+		if (o.labels) {
+			for (i = 0; i < s.nsides; i++)
+				printf("%s\n", s.sides[i].name);
+			rc = 0;
+		} else {
+			rc = run(&o, &s);
+		}
+	}
+	rs_free(&s);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("mmcompare: stdout");
+		rc = EXIT_USAGE;
+	}
+	return rc;
+}

@@ -1,0 +1,1268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Result-set reader: libcsv parsing and validation of the schema-1 files,
+ * pooling of values per (workload, case, metric) and side. See resultset.h.
+ */
+#include <csv.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "resultset.h"
+
+/* ------------------------------------------------------------ strings */
+
+struct str_ent {
+	uint64_t h;
+	char *s;
+	size_t len;
+};
+
+struct rs_strtab {
+	struct str_ent *e;
+	size_t cap, n;
+};
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	while (n--)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+static int strtab_grow(struct rs_strtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 1024, i, j;
+	struct str_ent *e = calloc(cap, sizeof(*e));
+
+	if (!e)
+		return -1;
+	for (i = 0; i < t->cap; i++) {
+		if (!t->e[i].s)
+			continue;
+		for (j = t->e[i].h & (cap - 1); e[j].s; j = (j + 1) & (cap - 1))
+			;
+		e[j] = t->e[i];
+	}
+	free(t->e);
+	t->e = e;
+	t->cap = cap;
+	return 0;
+}
+
+/* The one stable copy of p[0..n); NULL when out of memory. */
+static const char *intern(struct rs_set *s, const char *p, size_t n)
+{
+	struct rs_strtab *t = s->strs;
+	uint64_t h = hash_bytes(p, n);
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap && strtab_grow(t))
+		return NULL;
+	for (i = h & (t->cap - 1); t->e[i].s; i = (i + 1) & (t->cap - 1))
+		if (t->e[i].h == h && t->e[i].len == n && !memcmp(t->e[i].s, p, n))
+			return t->e[i].s;
+	t->e[i].s = malloc(n + 1);
+	if (!t->e[i].s)
+		return NULL;
+	memcpy(t->e[i].s, p, n);
+	t->e[i].s[n] = '\0';
+	t->e[i].h = h;
+	t->e[i].len = n;
+	t->n++;
+	return t->e[i].s;
+}
+
+static void strtab_free(struct rs_strtab *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->cap; i++)
+		free(t->e[i].s);
+	free(t->e);
+	free(t);
+}
+
+/* ------------------------------------------- index keyed by 4 pointers */
+
+struct hash_ent {
+	const void *k[4];
+	size_t idx;
+	bool used;
+};
+
+struct rs_hash {
+	struct hash_ent *e;
+	size_t cap, n;
+};
+
+static uint64_t hash_key(const void *const k[4])
+{
+	uint64_t h = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		h ^= (uint64_t)(uintptr_t)k[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+		h *= 0xff51afd7ed558ccdull;
+	}
+	return h ^ (h >> 33);
+}
+
+static int hash_grow(struct rs_hash *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 1024, i, j;
+	struct hash_ent *e = calloc(cap, sizeof(*e));
+
+	if (!e)
+		return -1;
+	for (i = 0; i < t->cap; i++) {
+		if (!t->e[i].used)
+			continue;
+		for (j = hash_key(t->e[i].k) & (cap - 1); e[j].used; j = (j + 1) & (cap - 1))
+			;
+		e[j] = t->e[i];
+	}
+	free(t->e);
+	t->e = e;
+	t->cap = cap;
+	return 0;
+}
+
+/*
+ * Find key k; when absent insert it with index *idx. Returns 1 found (idx
+ * set), 0 inserted, -1 out of memory.
+ */
+static int hash_get(struct rs_hash *t, const void *const k[4], size_t *idx)
+{
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap && hash_grow(t))
+		return -1;
+	for (i = hash_key(k) & (t->cap - 1); t->e[i].used; i = (i + 1) & (t->cap - 1)) {
+		if (!memcmp(t->e[i].k, k, sizeof(t->e[i].k))) {
+			*idx = t->e[i].idx;
+			return 1;
+		}
+	}
+	memcpy(t->e[i].k, k, sizeof(t->e[i].k));
+	t->e[i].idx = *idx;
+	t->e[i].used = true;
+	t->n++;
+	return 0;
+}
+
+static void hash_free(struct rs_hash *t)
+{
+	if (t)
+		free(t->e);
+	free(t);
+}
+
+/* ------------------------------------------------------------ set */
+
+void rs_init(struct rs_set *s, unsigned flags)
+{
+	memset(s, 0, sizeof(*s));
+	s->flags = flags;
+	s->strs = calloc(1, sizeof(*s->strs));
+	s->line_idx = calloc(1, sizeof(*s->line_idx));
+	s->sample_idx = calloc(1, sizeof(*s->sample_idx));
+}
+
+void rs_free(struct rs_set *s)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < s->nlines; i++) {
+		for (j = 0; j < s->lines[i].nvals; j++)
+			free(s->lines[i].vals[j].v);
+		free(s->lines[i].vals);
+		free(s->lines[i].name);
+	}
+	free(s->lines);
+	free(s->sorted);
+	for (j = 0; j < s->nwls; j++) {
+		for (int k = 0; k < s->wls[j].nvary; k++)
+			free(s->wls[j].vary[k]);
+		free(s->wls[j].vary);
+		free(s->wls[j].fixed);
+	}
+	free(s->wls);
+	for (i = 0; i < s->nsamples; i++)
+		free(s->samples[i].vals.v);
+	free(s->samples);
+	for (j = 0; j < s->nruns; j++) {
+		free(s->runs[j].path);
+		for (int k = 0; k < s->runs[j].nmeta; k++) {
+			free(s->runs[j].meta[k].key);
+			free(s->runs[j].meta[k].value);
+		}
+		free(s->runs[j].meta);
+	}
+	free(s->runs);
+	for (j = 0; j < s->nsides; j++)
+		free(s->sides[j].name);
+	strtab_free(s->strs);
+	hash_free(s->line_idx);
+	hash_free(s->sample_idx);
+	memset(s, 0, sizeof(*s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static int set_err(struct rs_set *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void add_warn(struct rs_set *s, const char *fmt, ...)
+{
+	size_t n = strlen(s->warn);
+	va_list ap;
+
+	if (n + 2 >= sizeof(s->warn))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->warn + n, sizeof(s->warn) - n - 1, fmt, ap);
+	va_end(ap);
+	n = strlen(s->warn);
+	s->warn[n] = '\n';
+	s->warn[n + 1] = '\0';
+}
+
+const char *rs_better_str(enum rs_better b)
+{
+	return b == RS_LOWER ? "lower" : b == RS_HIGHER ? "higher" : "info";
+}
+
+const char *rs_meta_get(const struct rs_run *r, const char *key)
+{
+	int i;
+
+	for (i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			return r->meta[i].value;
+	return NULL;
+}
+
+bool rs_case_get(const char *kase, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = kase, *end;
+
+	while (*p) {
+		end = strchr(p, ';');
+		if (!end)
+			end = p + strlen(p);
+		if ((size_t)(end - p) > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			snprintf(buf, len, "%.*s", (int)(end - p - kl - 1), p + kl + 1);
+			return true;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+int rs_new_run(struct rs_set *s, const char *path)
+{
+	struct rs_run *r = realloc(s->runs, (s->nruns + 1) * sizeof(*r));
+
+	if (!r)
+		return set_err(s, "out of memory");
+	s->runs = r;
+	r = &s->runs[s->nruns];
+	memset(r, 0, sizeof(*r));
+	r->side = -1;
+	r->arg = s->cur_arg;
+	r->path = strdup(path);
+	if (!r->path)
+		return set_err(s, "out of memory");
+	s->nruns++;
+	return s->nruns - 1;
+}
+
+/* ------------------------------------------------------------ CSV table */
+
+#define CT_MAXF 32
+
+/* Columns each schema file must have, by name (order is free). */
+enum { C_SCHEMA, C_RUN_ID, C_LABEL, C_KERNEL, C_WORKLOAD, C_CASE,
+       C_ITERATION, C_METRIC, C_VALUE, C_UNIT, C_BETTER, C_NRES };
+enum { S_SCHEMA, S_RUN_ID, S_LABEL, S_KERNEL, S_WORKLOAD, S_CASE,
+       S_ITERATION, S_TASK, S_CLASS, S_VALUE_NS, S_NSAMP };
+enum { M_KEY, M_VALUE, M_NMETA };
+
+static const char *const results_cols[] = {
+	"schema", "run_id", "label", "kernel", "workload", "case",
+	"iteration", "metric", "value", "unit", "better", NULL,
+};
+static const char *const samples_cols[] = {
+	"schema", "run_id", "label", "kernel", "workload", "case",
+	"iteration", "task", "class", "value_ns", NULL,
+};
+static const char *const meta_cols[] = { "key", "value", NULL };
+
+static const char *const *const kind_cols[RS_NKINDS] = {
+	[RS_RESULTS] = results_cols,
+	[RS_META] = meta_cols,
+	[RS_SAMPLES_FILE] = samples_cols,
+};
+
+struct csvt {
+	struct rs_set *s;
+	const char *name;
+	enum rs_kind kind;
+	int run;
+	long nl;		/* newlines before the current row */
+	long nl_row;		/* newlines inside the current row's fields */
+	long lineno;		/* line of the row being checked */
+	char *buf;		/* the current row's fields, NUL-separated */
+	size_t len, cap;
+	size_t off[CT_MAXF], flen[CT_MAXF];
+	int nf;
+	bool too_many, has_nul, header, failed;
+	int col[CT_MAXF];	/* schema column -> field index */
+	int nfields;		/* fields per row, from the header */
+	int (*row)(struct csvt *t);
+};
+
+static int ct_err(struct csvt *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int ct_err(struct csvt *t, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	t->failed = true;
+	return set_err(t->s, "%s:%ld: %s", t->name, t->lineno, msg);
+}
+
+static const char *fld(const struct csvt *t, int col)
+{
+	return t->buf + t->off[t->col[col]];
+}
+
+static size_t fld_len(const struct csvt *t, int col)
+{
+	return t->flen[t->col[col]];
+}
+
+/* A field, quoted for an error message: short and printable. */
+static const char *show(const struct csvt *t, int col, char *out, size_t len)
+{
+	const char *p = fld(t, col);
+	size_t n = fld_len(t, col), i, o = 0;
+
+	for (i = 0; i < n && o + 4 < len; i++)
+		out[o++] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
+	if (i < n && o + 4 <= len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void ct_field(void *p, size_t n, void *data)
+{
+	struct csvt *t = data;
+
+	if (t->failed)
+		return;
+	if (t->nf == CT_MAXF) {
+		t->too_many = true;
+		return;
+	}
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = (t->len + n + 1) * 2;
+		char *b = realloc(t->buf, cap);
+
+		if (!b) {
+			t->failed = true;
+			set_err(t->s, "%s: out of memory", t->name);
+			return;
+		}
+		t->buf = b;
+		t->cap = cap;
+	}
+	if (n)
+		memcpy(t->buf + t->len, p, n);
+	t->buf[t->len + n] = '\0';
+	if (n && memchr(p, '\0', n))
+		t->has_nul = true;
+	for (const char *q = p; n && (q = memchr(q, '\n', n - (q - (char *)p))); q++)
+		t->nl_row++;
+	t->off[t->nf] = t->len;
+	t->flen[t->nf] = n;
+	t->len += n + 1;
+	t->nf++;
+}
+
+/* Map the header's column names onto the schema's columns. */
+static int ct_header(struct csvt *t)
+{
+	const char *const *want = kind_cols[t->kind];
+	char missing[512] = "";
+	int i, j;
+
+	for (i = 0; want[i]; i++) {
+		t->col[i] = -1;
+		for (j = 0; j < t->nf; j++) {
+			if (strcmp(t->buf + t->off[j], want[i]))
+				continue;
+			if (t->col[i] >= 0)
+				return ct_err(t, "header names column '%s' twice", want[i]);
+			t->col[i] = j;
+		}
+		if (t->col[i] < 0 && strlen(missing) + strlen(want[i]) + 3 < sizeof(missing))
+			strcat(strcat(missing, missing[0] ? ", " : ""), want[i]);
+	}
+	if (missing[0]) {
+		if (t->nf > 0 && !strcmp(t->buf, RS_SCHEMA))
+			return ct_err(t, "no header line (the first line is data); missing columns: %s",
+				      missing);
+		return ct_err(t, "header is missing column(s): %s", missing);
+	}
+	t->nfields = t->nf;
+	t->header = true;
+	return 0;
+}
+
+static void ct_row_reset(struct csvt *t)
+{
+	t->nf = 0;
+	t->len = 0;
+	t->nl_row = 0;
+	t->too_many = false;
+	t->has_nul = false;
+}
+
+static void ct_row(int c, void *data)
+{
+	struct csvt *t = data;
+
+	if (t->failed)
+		return;
+	if (t->nf == 0 && !t->too_many) {
+		/* a blank line, or the LF of a CRLF pair */
+		if (c == '\n')
+			t->nl++;
+		return;
+	}
+	t->lineno = t->nl + 1;
+	if (c == -1)
+		ct_err(t, "last line is truncated (no newline at end of file)");
+	else if (t->too_many)
+		ct_err(t, "more than %d fields", CT_MAXF);
+	else if (t->has_nul)
+		ct_err(t, "a field contains a NUL byte");
+	else if (!t->header)
+		ct_header(t);
+	else if (t->nf != t->nfields)
+		ct_err(t, "%d field(s), the header has %d", t->nf, t->nfields);
+	else
+		t->row(t);
+	t->nl += t->nl_row + (c == '\n');
+	ct_row_reset(t);
+}
+
+/* ------------------------------------------------------------ checks */
+
+static int check_schema(struct csvt *t, int col)
+{
+	char b[64];
+
+	if (strcmp(fld(t, col), RS_SCHEMA))
+		return ct_err(t, "schema version '%s', this tool reads version %s",
+			      show(t, col, b, sizeof(b)), RS_SCHEMA);
+	return 0;
+}
+
+static int parse_int(struct csvt *t, int col, const char *what, long *out)
+{
+	const char *p = fld(t, col);
+	char *end, b[64];
+
+	errno = 0;
+	*out = strtol(p, &end, 10);
+	if (!*p || *end || errno || *out < 0)
+		return ct_err(t, "%s '%s' is not a non-negative integer", what,
+			      show(t, col, b, sizeof(b)));
+	return 0;
+}
+
+static int parse_value(struct csvt *t, int col, const char *what, double *out)
+{
+	const char *p = fld(t, col);
+	char *end, b[64];
+
+	*out = strtod(p, &end);
+	if (!*p || *end || end == p)
+		return ct_err(t, "%s '%s' is not a number", what, show(t, col, b, sizeof(b)));
+	if (!isfinite(*out))
+		return ct_err(t, "%s '%s' is not a finite number", what,
+			      show(t, col, b, sizeof(b)));
+	return 0;
+}
+
+static int check_metric(struct csvt *t)
+{
+	const char *p = fld(t, C_METRIC);
+	char b[64];
+
+	if (!*p)
+		return ct_err(t, "metric is empty");
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || *p == '.' || *p == ':'))
+			return ct_err(t, "metric '%s' has characters outside [a-z0-9_.:]",
+				      show(t, C_METRIC, b, sizeof(b)));
+	return 0;
+}
+
+/* "k=v;k=v": every part names a key. An empty case is a workload without
+ * parameters. */
+static int check_case(struct csvt *t, int col)
+{
+	const char *p = fld(t, col), *end;
+	char b[64];
+
+	while (*p) {
+		end = strchr(p, ';');
+		if (!end)
+			end = p + strlen(p);
+		if (!memchr(p, '=', end - p) || *p == '=')
+			return ct_err(t, "case '%s' is not of the form k=v;k=v",
+				      show(t, col, b, sizeof(b)));
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int parse_better(struct csvt *t, enum rs_better *b)
+{
+	const char *p = fld(t, C_BETTER);
+	char sb[64];
+
+	if (!strcmp(p, "lower"))
+		*b = RS_LOWER;
+	else if (!strcmp(p, "higher"))
+		*b = RS_HIGHER;
+	else if (!strcmp(p, "info"))
+		*b = RS_INFO;
+	else
+		return ct_err(t, "better '%s' is not lower, higher or info",
+			      show(t, C_BETTER, sb, sizeof(sb)));
+	return 0;
+}
+
+static int check_nonempty(struct csvt *t, int col, const char *what)
+{
+	if (!fld_len(t, col))
+		return ct_err(t, "%s is empty", what);
+	return 0;
+}
+
+/* ------------------------------------------------------------ sides */
+
+static int new_side(struct rs_set *s, const char *label, int arg)
+{
+	struct rs_side *sd;
+	char name[512];
+	int i, k = 1;
+
+	if (s->nsides == RS_MAX_SIDES)
+		return set_err(s, "more than %d labels to compare", RS_MAX_SIDES);
+	snprintf(name, sizeof(name), "%s", label);
+	for (i = 0; i < s->nsides; i++) {
+		if (!strcmp(s->sides[i].name, name)) {
+			/* only with RS_PER_ARG: same label, another argument */
+			snprintf(name, sizeof(name), "%s#%d", label, ++k);
+			i = -1;
+		}
+	}
+	sd = &s->sides[s->nsides];
+	memset(sd, 0, sizeof(*sd));
+	sd->name = strdup(name);
+	sd->arg = arg;
+	if (!sd->name)
+		return set_err(s, "out of memory");
+	return s->nsides++;
+}
+
+/*
+ * The side a row belongs to. A run has one label; with RS_PER_ARG each
+ * argument is its own side whatever the labels say.
+ */
+static int row_side(struct csvt *t, int label_col)
+{
+	struct rs_set *s = t->s;
+	struct rs_run *r = &s->runs[t->run];
+	const char *label = fld(t, label_col);
+	char b[64];
+	int i;
+
+	if (check_nonempty(t, label_col, "label"))
+		return -1;
+	if (r->side >= 0) {
+		if (!(s->flags & RS_PER_ARG) && strcmp(s->sides[r->side].name, label))
+			return ct_err(t, "label '%s' differs from the run's label '%s'",
+				      show(t, label_col, b, sizeof(b)), s->sides[r->side].name);
+		return r->side;
+	}
+	for (i = 0; i < s->nsides; i++) {
+		if ((s->flags & RS_PER_ARG) ? s->sides[i].arg == r->arg
+					    : !strcmp(s->sides[i].name, label))
+			break;
+	}
+	if (i == s->nsides) {
+		i = new_side(s, label, (s->flags & RS_PER_ARG) ? r->arg : -1);
+		if (i < 0) {
+			t->failed = true;
+			return -1;
+		}
+	}
+	r->side = i;
+	s->sides[i].nruns++;
+	return i;
+}
+
+/* ------------------------------------------------------------ results */
+
+static int vals_push(struct rs_vals *v, double x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 8;
+		double *n = realloc(v->v, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		v->v = n;
+		v->cap = cap;
+	}
+	v->v[v->n++] = x;
+	return 0;
+}
+
+static struct rs_line *new_line(struct csvt *t, const void *const k[4],
+				const char *unit, enum rs_better better)
+{
+	struct rs_set *s = t->s;
+	struct rs_line *l;
+
+	if (s->nlines == s->caplines) {
+		size_t cap = s->caplines ? s->caplines * 2 : 1024;
+
+		l = realloc(s->lines, cap * sizeof(*l));
+		if (!l)
+			return NULL;
+		s->lines = l;
+		s->caplines = cap;
+	}
+	l = &s->lines[s->nlines++];
+	memset(l, 0, sizeof(*l));
+	l->workload = k[0];
+	l->kase = k[1];
+	l->metric = k[2];
+	l->unit = unit;
+	l->better = better;
+	l->file = t->name;
+	l->lineno = t->lineno;
+	return l;
+}
+
+/* Index of the first appearance of p among strings of one role. */
+static int order_of(struct rs_set *s, const char *p, int role)
+{
+	const void *k[4] = { p, (void *)(uintptr_t)(role + 1), NULL, NULL };
+	size_t idx = s->norder;
+	int r = hash_get(s->line_idx, k, &idx);
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		s->norder++;
+	return (int)idx;
+}
+
+static struct rs_line *find_line(struct csvt *t, const char *unit, enum rs_better better)
+{
+	struct rs_set *s = t->s;
+	const void *k[4];
+	struct rs_line *l;
+	size_t idx = s->nlines;
+	int r;
+
+	k[0] = intern(s, fld(t, C_WORKLOAD), fld_len(t, C_WORKLOAD));
+	k[1] = intern(s, fld(t, C_CASE), fld_len(t, C_CASE));
+	k[2] = intern(s, fld(t, C_METRIC), fld_len(t, C_METRIC));
+	k[3] = NULL;
+	if (!k[0] || !k[1] || !k[2])
+		return NULL;
+	r = hash_get(s->line_idx, k, &idx);
+	if (r < 0)
+		return NULL;
+	if (r == 1)
+		return &s->lines[idx];
+	l = new_line(t, k, unit, better);
+	if (!l)
+		return NULL;
+	l->wl_order = order_of(s, l->workload, 0);
+	l->case_order = order_of(s, l->kase, 1);
+	l->metric_order = order_of(s, l->metric, 2);
+	if (l->wl_order < 0 || l->case_order < 0 || l->metric_order < 0)
+		return NULL;
+	return l;
+}
+
+static int line_add(struct csvt *t, struct rs_line *l, int side, double v)
+{
+	if (side >= l->nvals) {
+		struct rs_vals *nv = realloc(l->vals, (side + 1) * sizeof(*nv));
+
+		if (!nv)
+			return ct_err(t, "out of memory");
+		memset(nv + l->nvals, 0, (side + 1 - l->nvals) * sizeof(*nv));
+		l->vals = nv;
+		l->nvals = side + 1;
+	}
+	if (vals_push(&l->vals[side], v))
+		return ct_err(t, "out of memory");
+	return 0;
+}
+
+/* The same metric must keep its unit and direction everywhere. */
+static int line_agrees(struct csvt *t, const struct rs_line *l, const char *unit,
+		       enum rs_better better)
+{
+	if (l->unit != unit)
+		return ct_err(t, "%s/%s: unit '%s' but '%s' at %s:%ld", l->workload,
+			      l->metric, unit, l->unit, l->file, l->lineno);
+	if (l->better != better)
+		return ct_err(t, "%s/%s: better=%s but %s at %s:%ld", l->workload,
+			      l->metric, rs_better_str(better), rs_better_str(l->better),
+			      l->file, l->lineno);
+	return 0;
+}
+
+static int results_row(struct csvt *t)
+{
+	enum rs_better better = RS_INFO;
+	struct rs_line *l;
+	const char *unit;
+	long iter;
+	double v;
+	int side;
+
+	if (check_schema(t, C_SCHEMA) || check_nonempty(t, C_WORKLOAD, "workload") ||
+	    check_case(t, C_CASE) || parse_int(t, C_ITERATION, "iteration", &iter) ||
+	    check_metric(t) || parse_value(t, C_VALUE, "value", &v) ||
+	    parse_better(t, &better))
+		return -1;
+	side = row_side(t, C_LABEL);
+	if (side < 0)
+		return -1;
+	unit = intern(t->s, fld(t, C_UNIT), fld_len(t, C_UNIT));
+	l = unit ? find_line(t, unit, better) : NULL;
+	if (!l)
+		return ct_err(t, "out of memory");
+	if (line_agrees(t, l, unit, better) || line_add(t, l, side, v))
+		return -1;
+	t->s->runs[t->run].nrows++;
+	t->s->sides[side].nrows++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ meta, samples */
+
+static int meta_row(struct csvt *t)
+{
+	struct rs_run *r = &t->s->runs[t->run];
+	const char *key = fld(t, M_KEY);
+	struct rs_kv *kv;
+	int i;
+
+	if (check_nonempty(t, M_KEY, "key"))
+		return -1;
+	if (!strcmp(key, "schema") && check_schema(t, M_VALUE))
+		return -1;
+	for (i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			break;
+	if (i == r->nmeta) {
+		kv = realloc(r->meta, (r->nmeta + 1) * sizeof(*kv));
+		if (!kv)
+			return ct_err(t, "out of memory");
+		r->meta = kv;
+		r->meta[i].key = strdup(key);
+		r->meta[i].value = NULL;
+		r->nmeta++;
+		if (!r->meta[i].key)
+			return ct_err(t, "out of memory");
+	}
+	/* a later row overrides an earlier one, as --meta does */
+	free(r->meta[i].value);
+	r->meta[i].value = strdup(fld(t, M_VALUE));
+	if (!r->meta[i].value)
+		return ct_err(t, "out of memory");
+	r->has_meta = true;
+	return 0;
+}
+
+static struct rs_sampleset *find_sampleset(struct csvt *t, int side)
+{
+	struct rs_set *s = t->s;
+	struct rs_sampleset *ss;
+	const void *k[4];
+	size_t idx = s->nsamples;
+	int r;
+
+	k[0] = intern(s, fld(t, S_WORKLOAD), fld_len(t, S_WORKLOAD));
+	k[1] = intern(s, fld(t, S_CASE), fld_len(t, S_CASE));
+	k[2] = intern(s, fld(t, S_CLASS), fld_len(t, S_CLASS));
+	k[3] = (void *)(uintptr_t)(side + 1);
+	if (!k[0] || !k[1] || !k[2])
+		return NULL;
+	r = hash_get(s->sample_idx, k, &idx);
+	if (r < 0)
+		return NULL;
+	if (r == 1)
+		return &s->samples[idx];
+	if (s->nsamples == s->capsamples) {
+		size_t cap = s->capsamples ? s->capsamples * 2 : 64;
+
+		ss = realloc(s->samples, cap * sizeof(*ss));
+		if (!ss)
+			return NULL;
+		s->samples = ss;
+		s->capsamples = cap;
+	}
+	ss = &s->samples[s->nsamples++];
+	memset(ss, 0, sizeof(*ss));
+	ss->side = side;
+	ss->workload = k[0];
+	ss->kase = k[1];
+	ss->klass = k[2];
+	return ss;
+}
+
+static int samples_row(struct csvt *t)
+{
+	struct rs_sampleset *ss;
+	long iter, task;
+	double v;
+	int side;
+
+	if (check_schema(t, S_SCHEMA) || check_nonempty(t, S_WORKLOAD, "workload") ||
+	    check_case(t, S_CASE) || parse_int(t, S_ITERATION, "iteration", &iter) ||
+	    parse_int(t, S_TASK, "task", &task) || check_nonempty(t, S_CLASS, "class") ||
+	    parse_value(t, S_VALUE_NS, "value_ns", &v))
+		return -1;
+	side = row_side(t, S_LABEL);
+	if (side < 0)
+		return -1;
+	ss = find_sampleset(t, side);
+	if (!ss || vals_push(&ss->vals, v))
+		return ct_err(t, "out of memory");
+	return 0;
+}
+
+/* ------------------------------------------------------------ files */
+
+static int (*const kind_row[RS_NKINDS])(struct csvt *) = {
+	[RS_RESULTS] = results_row,
+	[RS_META] = meta_row,
+	[RS_SAMPLES_FILE] = samples_row,
+};
+
+static int ct_open(struct csvt *t, struct csv_parser *p, struct rs_set *s,
+		   enum rs_kind kind, const char *name, int run)
+{
+	memset(t, 0, sizeof(*t));
+	t->s = s;
+	t->name = name;
+	t->kind = kind;
+	t->run = run;
+	t->row = kind_row[kind];
+	/*
+	 * Strict: a stray quote or an unterminated quoted field is an error,
+	 * not data. REPALL_NL reports every line end so line numbers hold.
+	 */
+	if (csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL))
+		return set_err(s, "%s: out of memory", name);
+	return 0;
+}
+
+static int ct_feed(struct csvt *t, struct csv_parser *p, const void *buf, size_t len)
+{
+	size_t done = csv_parse(p, buf, len, ct_field, ct_row, t);
+
+	if (t->failed)
+		return -1;
+	if (done != len) {
+		t->lineno = t->nl + 1;
+		return ct_err(t, "CSV syntax error (%s)", csv_strerror(csv_error(p)));
+	}
+	return 0;
+}
+
+static int ct_close(struct csvt *t, struct csv_parser *p, int rc)
+{
+	if (!rc && csv_fini(p, ct_field, ct_row, t) && !t->failed) {
+		t->lineno = t->nl + 1;
+		rc = ct_err(t, "unterminated quoted field at end of file");
+	}
+	if (!rc && t->failed)
+		rc = -1;
+	if (!rc && !t->header)
+		rc = set_err(t->s, "%s: empty file (no header line)", t->name);
+	csv_free(p);
+	free(t->buf);
+	return rc;
+}
+
+int rs_parse_buf(struct rs_set *s, enum rs_kind kind, const char *name,
+		 const void *buf, size_t len, int run)
+{
+	struct csv_parser p;
+	struct csvt t;
+
+	if (kind >= RS_NKINDS || run < 0 || run >= s->nruns)
+		return set_err(s, "%s: bad parse request", name);
+	if (ct_open(&t, &p, s, kind, name, run))
+		return -1;
+	return ct_close(&t, &p, ct_feed(&t, &p, buf, len));
+}
+
+static int parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int run)
+{
+	const char *name = intern(s, path, strlen(path));
+	static char buf[1 << 20];
+	struct csv_parser p;
+	struct csvt t;
+	ssize_t n;
+	int fd, rc = 0;
+
+	if (!name)
+		return set_err(s, "out of memory");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return set_err(s, "%s: %s", path, strerror(errno));
+	if (ct_open(&t, &p, s, kind, name, run)) {
+		close(fd);
+		return -1;
+	}
+	while (!rc && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0)
+			rc = set_err(s, "%s: %s", path, strerror(errno));
+		else
+			rc = ct_feed(&t, &p, buf, n);
+	}
+	close(fd);
+	return ct_close(&t, &p, rc);
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static int load_run(struct rs_set *s, const char *results)
+{
+	char path[4096], *slash;
+	int run = rs_new_run(s, results);
+
+	if (run < 0)
+		return -1;
+	if (parse_file(s, RS_RESULTS, results, run))
+		return -1;
+	snprintf(path, sizeof(path), "%s", results);
+	slash = strrchr(path, '/');
+	slash = slash ? slash + 1 : path;
+	snprintf(slash, sizeof(path) - (slash - path), "meta.csv");
+	if (is_file(path)) {
+		if (parse_file(s, RS_META, path, run))
+			return -1;
+	} else {
+		add_warn(s, "%s: no meta.csv next to it: its facts are not checked", results);
+	}
+	snprintf(slash, sizeof(path) - (slash - path), "samples.csv");
+	if ((s->flags & RS_SAMPLES) && is_file(path) && parse_file(s, RS_SAMPLES_FILE, path, run))
+		return -1;
+	if (!s->runs[run].nrows)
+		add_warn(s, "%s: no measured rows", results);
+	return 0;
+}
+
+static int subdir_filter(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* A label directory: every subdirectory holding a results.csv is a run. */
+static int load_label_dir(struct rs_set *s, const char *dir)
+{
+	struct dirent **ents;
+	char path[4096];
+	int n, i, found = 0, rc = 0;
+
+	n = scandir(dir, &ents, subdir_filter, alphasort);
+	if (n < 0)
+		return set_err(s, "%s: %s", dir, strerror(errno));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/results.csv", dir, ents[i]->d_name);
+		if (!rc && is_file(path)) {
+			found++;
+			rc = load_run(s, path);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!rc && !found)
+		rc = set_err(s, "%s: no results.csv in it or in its subdirectories", dir);
+	return rc;
+}
+
+int rs_add_arg(struct rs_set *s, const char *arg)
+{
+	char path[4096];
+	struct stat st;
+	int rc;
+
+	if (stat(arg, &st))
+		return set_err(s, "%s: %s", arg, strerror(errno));
+	if (S_ISREG(st.st_mode)) {
+		rc = load_run(s, arg);
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/results.csv", arg);
+		rc = is_file(path) ? load_run(s, path) : load_label_dir(s, arg);
+	} else {
+		rc = set_err(s, "%s: not a file or directory", arg);
+	}
+	s->cur_arg++;
+	return rc;
+}
+
+/* ------------------------------------------------------------ finish */
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct rs_line *x = *(struct rs_line *const *)a;
+	const struct rs_line *y = *(struct rs_line *const *)b;
+
+	if (x->wl_order != y->wl_order)
+		return x->wl_order < y->wl_order ? -1 : 1;
+	if (x->metric_order != y->metric_order)
+		return x->metric_order < y->metric_order ? -1 : 1;
+	if (x->case_order != y->case_order)
+		return x->case_order < y->case_order ? -1 : 1;
+	return 0;
+}
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The keys of one case string, each as a malloc'd "key" (no value). */
+static int case_keys(const char *kase, char ***keys, int *nkeys)
+{
+	const char *p = kase, *eq, *end;
+	char **k;
+
+	while (*p) {
+		end = strchr(p, ';');
+		if (!end)
+			end = p + strlen(p);
+		eq = memchr(p, '=', end - p);
+		if (eq) {
+			int i;
+
+			for (i = 0; i < *nkeys; i++)
+				if (strlen((*keys)[i]) == (size_t)(eq - p) &&
+				    !strncmp((*keys)[i], p, eq - p))
+					break;
+			if (i == *nkeys) {
+				k = realloc(*keys, (*nkeys + 1) * sizeof(*k));
+				if (!k)
+					return -1;
+				*keys = k;
+				k[*nkeys] = strndup(p, eq - p);
+				if (!k[*nkeys])
+					return -1;
+				(*nkeys)++;
+			}
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Does KEY have the same value (or absence) in every case? */
+static bool key_fixed(const char *const *cases, size_t n, const char *key,
+		      char *first, size_t len)
+{
+	char v[512];
+	bool have0, have;
+	size_t i;
+
+	have0 = rs_case_get(cases[0], key, first, len);
+	for (i = 1; i < n; i++) {
+		have = rs_case_get(cases[i], key, v, sizeof(v));
+		if (have != have0 || (have && strcmp(v, first)))
+			return false;
+	}
+	return true;
+}
+
+static int str_append(char **s, const char *sep, const char *a, const char *b)
+{
+	size_t n = *s ? strlen(*s) : 0;
+	char *r = realloc(*s, n + strlen(sep) + strlen(a) + strlen(b) + 1);
+
+	if (!r)
+		return -1;
+	if (!n)
+		r[0] = '\0';
+	else
+		strcat(r, sep);
+	strcat(strcat(r, a), b);
+	*s = r;
+	return 0;
+}
+
+/* Split the case keys of a workload into varying and fixed ones. */
+static int classify_keys(struct rs_workload *w, const char **cases, size_t n)
+{
+	char **keys = NULL, first[512];
+	int nkeys = 0, i, rc = 0;
+	size_t c;
+
+	for (c = 0; c < n && !rc; c++)
+		rc = case_keys(cases[c], &keys, &nkeys);
+	w->vary = calloc(nkeys + 1, sizeof(*w->vary));
+	if (!w->vary)
+		rc = -1;
+	for (i = 0; i < nkeys; i++) {
+		if (rc) {
+			free(keys[i]);
+		} else if (key_fixed(cases, n, keys[i], first, sizeof(first))) {
+			if (rs_case_get(cases[0], keys[i], first, sizeof(first)))
+				rc = str_append(&w->fixed, ";", keys[i], "=") ||
+				     str_append(&w->fixed, "", first, "");
+			free(keys[i]);
+		} else {
+			w->vary[w->nvary++] = keys[i];
+		}
+	}
+	free(keys);
+	return rc;
+}
+
+static int workload_keys(struct rs_set *s, struct rs_workload *w)
+{
+	const char **cases = malloc(w->count * sizeof(*cases));
+	size_t i, n = 0;
+	int rc;
+
+	if (!cases)
+		return -1;
+	for (i = 0; i < w->count; i++)
+		cases[i] = s->sorted[w->first + i]->kase;
+	qsort(cases, w->count, sizeof(*cases), ptr_cmp);
+	for (i = 0; i < w->count; i++)
+		if (!n || cases[n - 1] != cases[i])
+			cases[n++] = cases[i];
+	rc = classify_keys(w, cases, n);
+	free(cases);
+	return rc;
+}
+
+/*
+ * The name a line shows in tables, mmtests style: the metric followed by
+ * the values of the case keys that vary in this workload, "fault_both-12".
+ */
+static int line_name(const struct rs_workload *w, struct rs_line *l)
+{
+	char v[512];
+	int i;
+
+	l->name = strdup(l->metric);
+	for (i = 0; l->name && i < w->nvary; i++) {
+		if (!rs_case_get(l->kase, w->vary[i], v, sizeof(v)))
+			strcpy(v, "none");
+		if (str_append(&l->name, "-", v, ""))
+			return -1;
+	}
+	return l->name ? 0 : -1;
+}
+
+static int group_workloads(struct rs_set *s)
+{
+	struct rs_workload *w;
+	size_t i, j;
+
+	for (i = 0; i < s->nlines; i = j) {
+		for (j = i + 1; j < s->nlines; j++)
+			if (s->sorted[j]->workload != s->sorted[i]->workload)
+				break;
+		w = realloc(s->wls, (s->nwls + 1) * sizeof(*w));
+		if (!w)
+			return -1;
+		s->wls = w;
+		w = &s->wls[s->nwls++];
+		memset(w, 0, sizeof(*w));
+		w->name = s->sorted[i]->workload;
+		w->first = i;
+		w->count = j - i;
+		if (workload_keys(s, w))
+			return -1;
+		for (size_t k = i; k < j; k++)
+			if (line_name(w, s->sorted[k]))
+				return -1;
+	}
+	return 0;
+}
+
+int rs_finish(struct rs_set *s)
+{
+	size_t i;
+
+	if (!s->nlines)
+		return set_err(s, "no measured rows in the input");
+	s->sorted = malloc(s->nlines * sizeof(*s->sorted));
+	if (!s->sorted)
+		return set_err(s, "out of memory");
+	for (i = 0; i < s->nlines; i++)
+		s->sorted[i] = &s->lines[i];
+	qsort(s->sorted, s->nlines, sizeof(*s->sorted), line_cmp);
+	if (group_workloads(s))
+		return set_err(s, "out of memory");
+	return 0;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Result-set reader shared by mmcompare and mmplot.
+ *
+ * Reads mmbench result directories (schema 1: results.csv, meta.csv and,
+ * for mmplot, samples.csv) with libcsv, validates every row, and pools the
+ * measured values into lines keyed by (workload, case, metric), one value
+ * array per side. A side is one label: all runs that carry the same label
+ * are pooled, which is how iterations from several boots of one kernel add
+ * up. warmup.csv is never read: warm-up iterations run with cold caches and
+ * an unsettled page allocator and must not enter the statistics.
+ *
+ * Every error names the file and line and leaves the set in a state that
+ * rs_free() cleans up; nothing here exits or aborts on bad input.
+ */
+#ifndef MMC_RESULTSET_H
+#define MMC_RESULTSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RS_SCHEMA "1"
+#define RS_MAX_SIDES 16
+
+enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
+
+/* rs_init() flags */
+#define RS_PER_ARG	(1u << 0)	/* one side per argument, not per label */
+#define RS_SAMPLES	(1u << 1)	/* also read samples.csv */
+
+/* Which schema file a buffer holds (rs_parse_buf). */
+enum rs_kind { RS_RESULTS, RS_META, RS_SAMPLES_FILE, RS_NKINDS };
+
+struct rs_vals {
+	double *v;
+	size_t n, cap;
+};
+
+/* One (workload, case, metric) with its values on every side. */
+struct rs_line {
+	const char *workload, *kase, *metric, *unit;
+	enum rs_better better;
+	int wl_order, case_order, metric_order;
+	const char *file;	/* where it was first seen, for conflicts */
+	long lineno;
+	struct rs_vals *vals;	/* [nvals], index = side */
+	int nvals;
+	char *name;		/* display name, set by rs_finish() */
+};
+
+struct rs_kv {
+	char *key, *value;
+};
+
+/* One run: a results.csv and the files next to it. */
+struct rs_run {
+	char *path;		/* the results.csv */
+	int side;		/* -1 until its first row */
+	int arg;		/* index of the argument it came from */
+	bool has_meta;
+	struct rs_kv *meta;
+	int nmeta;
+	long nrows;
+};
+
+struct rs_side {
+	char *name;		/* the label (made unique with --per-arg) */
+	int arg;		/* RS_PER_ARG: the argument; else -1 */
+	long nrows;
+	int nruns;
+};
+
+/* Raw samples (e.g. per-fault latencies) of one side, case and class. */
+struct rs_sampleset {
+	int side;
+	const char *workload, *kase, *klass;
+	struct rs_vals vals;
+};
+
+struct rs_workload {
+	const char *name;
+	char **vary;		/* case keys whose value differs between cases */
+	int nvary;
+	char *fixed;		/* "k=v;k=v" of the keys that do not */
+	size_t first, count;	/* range in rs_set.sorted */
+};
+
+struct rs_strtab;
+struct rs_hash;
+
+struct rs_set {
+	unsigned flags;
+	struct rs_side sides[RS_MAX_SIDES];
+	int nsides;
+	struct rs_run *runs;
+	int nruns;
+	int cur_arg;		/* argument index while loading */
+	struct rs_line *lines;
+	size_t nlines, caplines;
+	struct rs_line **sorted;	/* after rs_finish() */
+	struct rs_workload *wls;
+	int nwls;
+	struct rs_sampleset *samples;
+	size_t nsamples, capsamples;
+	struct rs_strtab *strs;
+	struct rs_hash *line_idx, *sample_idx;
+	int norder;		/* first-appearance counter */
+	char err[1024];
+	char warn[4096];	/* non-fatal notes (missing meta.csv ...) */
+};
+
+void rs_init(struct rs_set *s, unsigned flags);
+void rs_free(struct rs_set *s);
+/* A run directory, a results.csv, or a directory of run directories. */
+int rs_add_arg(struct rs_set *s, const char *arg);
+/* Parse one schema file from memory into run @run (fuzzing, tests). */
+int rs_parse_buf(struct rs_set *s, enum rs_kind kind, const char *name,
+		 const void *buf, size_t len, int run);
+/* Start a run whose files are read with rs_parse_buf(). */
+int rs_new_run(struct rs_set *s, const char *path);
+/* Sort lines, group them by workload, build display names. */
+int rs_finish(struct rs_set *s);
+
+const char *rs_better_str(enum rs_better b);
+/* Meta value of a run, NULL if absent. */
+const char *rs_meta_get(const struct rs_run *r, const char *key);
+/* Value of KEY in a canonical case string into buf; false if absent. */
+bool rs_case_get(const char *kase, const char *key, char *buf, size_t len);
+
+#endif /* MMC_RESULTSET_H */
