@@ -99,5 +99,7 @@ int mm_summary(const char *dir);
 /* ---- probes (probe.c) */
 
 void mm_probe_set(const char *funcs);
+/* In the driver after each case: remove the case child's kprobe events. */
+void mm_probe_after_case(long pid);
 
 #endif /* MMBENCH_CORE_H */

@@ -282,6 +282,12 @@ int mm_pin_self(int idx);
  */
 void mm_measure_begin(struct mm_ctx *ctx);
 void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name);
+/*
+ * Functions this workload counts even without --probe (comma list, added
+ * to the user's); call from prepare(). Skipped with a note where tracefs,
+ * kprobe events, root or the symbol are missing.
+ */
+void mm_probe_default(struct mm_ctx *ctx, const char *funcs);
 
 /* ---------------------------------------------------------------- system */
 
