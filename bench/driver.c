@@ -238,6 +238,7 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 	rm_rf(scratch);
 	if (mm_settings_restore(mm_run.dir, o->verbose))
 		mm_logf("mmbench: some settings could not be restored; see above");
+	mm_probe_after_case((long)pid);
 
 	if (timed_out) {
 		status = "timeout";
