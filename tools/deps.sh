@@ -6,7 +6,7 @@
 set -u
 build_pkgs="gcc make pkg-config libnuma-dev libhwloc-dev libcsv-dev libgsl-dev gnuplot-nox"
 test_pkgs="clang libclang-rt-14-dev"
-vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod"
+vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod e2fsprogs debian-archive-keyring"
 
 check=0
 groups=()

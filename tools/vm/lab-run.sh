@@ -1,0 +1,197 @@
+# One guest run per kernel; sourced by tools/vm/lab, which has parsed and
+# checked the options into the variables used here.
+
+tcg_warned=0
+
+# The kernel directory (vmlinuz, release, lib/modules/<rel>) for KERNEL: a
+# Debian release is fetched (cached); a bzImage path is copied into the
+# cache with the module tree that belongs to it, indexed by depmod.
+resolve_kernel()
+{
+	local k=$1 rel sum kd src
+
+	case "$k" in
+	bullseye|bookworm|trixie|sid)
+		"$VM_DIR/fetch-kernel" "${refresh[@]}" "$k"
+		return ;;
+	esac
+	rel=$(vm_bzimage_release "$k")
+	sum=$(sha1sum "$k" | cut -c1-16)
+	kd=$(vm_cache_dir)/kernels/local/$rel-$sum
+	mkdir -p "$kd/lib/modules" || return 1
+	[ -f "$kd/vmlinuz" ] || cp "$k" "$kd/vmlinuz" || return 1
+	echo "$rel" >"$kd/release"
+	readlink -f "$k" >"$kd/package"
+	src=${moddir:-/lib/modules/$rel}
+	rm -rf "${kd:?}/lib/modules/$rel"
+	if [ ! -d "$src" ]; then
+		vm_log "warning: no module tree for $rel ($src): the guest has built-in drivers only (--vm-module-dir DIR)"
+	elif [ -f "$src/modules.dep" ]; then
+		ln -s "$(readlink -f "$src")" "$kd/lib/modules/$rel"
+	else
+		cp -a "$src" "$kd/lib/modules/$rel" && depmod -b "$kd" "$rel" ||
+			vm_die "$src: cannot index its modules (depmod)"
+	fi
+	echo "$kd"
+}
+
+pick_accel()
+{
+	local k=$1 a why
+
+	if [ "$accel" != auto ]; then
+		echo "$accel"
+		return
+	fi
+	a=$("$VM_DIR/kvm-probe" -k "$k" 2>/dev/null)
+	if [ "$a" = tcg ] && [ "$tcg_warned" = 0 ]; then
+		why=$("$VM_DIR/kvm-probe" -v 2>&1 >/dev/null | sed 's/^kvm-probe: //')
+		vm_log "warning: KVM unusable (${why:-probe boot failed}); QEMU uses TCG: times are emulated, compare them only within one VM setup" >&2
+		tcg_warned=1
+	fi
+	echo "${a:-tcg}"
+}
+
+# Files the guest's init reads: its mmbench arguments (one per line), its
+# settings, and the hooks.
+write_guest_config()
+{
+	local wd=$1 kd=$2 k=$3 label=$4 a=$5 host i layout=""
+
+	host=$(hostname)
+	[[ $host =~ ^[A-Za-z0-9][A-Za-z0-9.-]*$ ]] || host=mmbench-vm
+	for ((i = 0; i < nodes; i++)); do
+		layout+="${layout:+;}$i:cpus=$((i * cpus / nodes))-$(((i + 1) * cpus / nodes - 1)),mem=${mem_mb}M"
+	done
+	{
+		printf '%s\n' suite /etc/mmbench/suite -o /results/run
+		[ -n "$label" ] && printf '%s\n' --label "$label"
+		[ ${#mmargs[@]} -gt 0 ] && printf '%s\n' "${mmargs[@]}"
+		for m in vm=qemu "vm_accel=$a" "vm_nodes=$nodes" \
+			"vm_mem_per_node_mb=$mem_mb" "vm_cpus=$cpus" \
+			"vm_node_layout=$layout" "vm_disk_mb=$disk_mb" \
+			"vm_swap_mb=$swap_mb" "vm_kernel=$k" \
+			"vm_kernel_package=$(cat "$kd/package" 2>/dev/null)" \
+			"vm_append=${append# }" \
+			"vm_qemu=$(qemu-system-x86_64 --version | head -n1)" \
+			"host_kernel=$(uname -r)" "host_kernel_version=$(uname -v)" \
+			"host_name=$(hostname)" \
+			"host_cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"; do
+			printf '%s\n' --meta "$m"
+		done
+	} >"$wd/args"
+	cat >"$wd/vm.conf" <<-EOF
+	VM_DISK_MB=$disk_mb
+	VM_SWAP_MB=$swap_mb
+	VM_HOSTNAME=$host
+	VM_RUN_DIR=/results/run
+	EOF
+}
+
+build_initramfs()
+{
+	local wd=$1 kd=$2 extra=() m
+
+	[ -n "$hook_pre" ] && extra+=(-f "$hook_pre=/etc/mmbench/hook-pre")
+	[ -n "$hook_post" ] && extra+=(-f "$hook_post=/etc/mmbench/hook-post")
+	[ -f /etc/localtime ] && extra+=(-f "/etc/localtime=/etc/localtime")
+	for m in "${mods[@]}"; do
+		extra+=(-m "$m")
+	done
+	"$VM_DIR/mkinitramfs" -o "$wd/initrd.cpio" -k "$kd" \
+		-b "$mmbench_bin=/usr/bin/mmbench" \
+		-f "$suite_file=/etc/mmbench/suite" \
+		-f "$wd/args=/etc/mmbench/args" -f "$wd/vm.conf=/etc/mmbench/vm.conf" \
+		"${extra[@]}" || return 1
+	chmod 755 "$wd/initrd.cpio"
+}
+
+# One CSV field: quoted, with "" for ", when it holds a quote, comma or
+# line break (RFC 4180, as libcsv writes it).
+csv_field()
+{
+	local v=$1
+
+	if [[ $v == *[\",$'\n\r']* ]]; then
+		v=${v//\"/\"\"}
+		v="\"$v\""
+	fi
+	printf '%s' "$v"
+}
+
+# The host's facts about the run, for the record: always vm_status and the
+# timings; the whole identity when the guest never wrote meta.csv.
+host_meta()
+{
+	local dir=$1 wd=$2 rel=$3 label=$4 run_id=$5 st=$6 kv
+
+	if [ ! -s "$dir/meta.csv" ]; then
+		{
+			echo "key,value"
+			echo "schema,1"
+			echo "run_id,$(csv_field "$run_id")"
+			echo "label,$(csv_field "$label")"
+			echo "kernel_release,$(csv_field "$rel")"
+			awk 'prev == "--meta" { print } { prev = $0 }' "$wd/args" |
+				while IFS= read -r kv; do
+					echo "$(csv_field "${kv%%=*}"),$(csv_field "${kv#*=}")"
+				done
+		} >>"$dir/meta.csv"
+	fi
+	echo "vm_status,$st" >>"$dir/meta.csv"
+	while IFS== read -r k v; do
+		[ "$k" = accel ] && continue
+		echo "vm_$k,$v" >>"$dir/meta.csv"
+	done <"$wd/timings"
+}
+
+# Record a failed guest in run.log: what happened and the console's tail.
+log_failure()
+{
+	local dir=$1 wd=$2 st=$3
+
+	{
+		echo "vm: FAILED ($st): $(cat "$wd/failure" 2>/dev/null)"
+		echo "vm: last console lines:"
+		tr -d '\r' <"$wd/console.log" | tail -n 20 | sed 's/^/vm: | /'
+	} >>"$dir/run.log"
+}
+
+run_one()
+{
+	local k=$1 label=$2 kd rel wd a st out dir gexit rc
+
+	kd=$(resolve_kernel "$k") || return 1
+	rel=$(cat "$kd/release")
+	a=$(pick_accel "$kd/vmlinuz")
+	wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
+	write_guest_config "$wd" "$kd" "$k" "$label" "$a"
+	build_initramfs "$wd" "$kd" || { rm -rf "$wd"; return 1; }
+	vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a; suite $suite_file"
+	"$VM_DIR/boot" -k "$kd/vmlinuz" -i "$wd/initrd.cpio" -d "$wd" \
+		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
+		--append "${append# }" --accel "$a" --timeout "$timeout" \
+		--boot-timeout "$boot_timeout"
+	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
+	out=$("$VM_DIR/demux" "$wd/mirror.out" "$root" "${label:-$rel}" \
+		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || { rm -rf "$wd"; return 1; }
+	dir=$(sed -n 's/^dir=//p' <<<"$out")
+	gexit=$(sed -n 's/^exit=//p' <<<"$out")
+	cp "$wd/console.log" "$dir/vm-console.log"
+	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
+	dirs+=("$dir")
+	if [ "$st" != ok ]; then
+		log_failure "$dir" "$wd" "$st"
+		rc=1
+	else
+		rc=$gexit
+		[ "$rc" = 0 ] || vm_log "mmbench in the guest exited $rc (see $dir/run.log, $dir/cases.csv)"
+	fi
+	[ -s "$dir/results.csv" ] && "$mmbench_bin" summary "$dir"
+	if [ "$keep" = 1 ]; then
+		vm_log "work directory kept: $wd"
+	else
+		rm -rf "$wd"
+	fi
+	return "$rc"
+}
