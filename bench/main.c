@@ -27,7 +27,7 @@ static void usage(FILE *f)
 	      "       mmbench info WORKLOAD\n"
 	      "       mmbench run WORKLOAD [-p key=value[,value...]]... [options]\n"
 	      "       mmbench suite FILE [options]\n"
-	      "       mmbench sysinfo [-o FILE]\n"
+	      "       mmbench sysinfo [-o CSV_FILE] [-x TOPOLOGY_XML]\n"
 	      "       mmbench restore RUN_DIR\n"
 	      "       mmbench summary RUN_DIR\n"
 	      "options for run and suite:\n"
@@ -616,15 +616,25 @@ out:
 
 static int cmd_sysinfo(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "-o") == 0) {
-		if (!freopen(argv[2], "w", stdout)) {
-			fprintf(stderr, "mmbench sysinfo: -o '%s': %s\n", argv[2],
-				strerror(errno));
-			return MM_FAIL;
+	const char *out = NULL, *xml = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else if (strcmp(argv[i], "-x") == 0 && i + 1 < argc) {
+			xml = argv[++i];
+		} else {
+			fprintf(stderr, "usage: mmbench sysinfo [-o CSV_FILE] [-x TOPOLOGY_XML]\n");
+			return MM_USAGE;
 		}
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: mmbench sysinfo [-o FILE]\n");
-		return MM_USAGE;
+	}
+	if (out && !freopen(out, "w", stdout)) {
+		fprintf(stderr, "mmbench sysinfo: -o '%s': %s\n", out, strerror(errno));
+		return MM_FAIL;
+	}
+	if (xml && mm_topology_xml(xml) < 0) {
+		fprintf(stderr, "mmbench sysinfo: -x '%s': hwloc could not write it\n", xml);
+		return MM_FAIL;
 	}
 	return mm_sysinfo_write("-", argc, argv, NULL, 0) < 0 ? MM_FAIL : MM_PASS;
 }

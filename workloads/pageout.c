@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -129,6 +130,29 @@ static int pageout_probe(struct mm_ctx *ctx)
 	return MM_PASS;
 }
 
+/*
+ * The file system decides whether the page cache holds large folios (the
+ * series' benefit needs them): record it next to the results.
+ */
+static void note_fs(struct mm_ctx *ctx, const char *dir)
+{
+	static const struct { unsigned long magic; const char *name; } fs[] = {
+		{ 0xEF53, "ext4" }, { 0x58465342, "xfs" }, { 0x9123683E, "btrfs" },
+		{ 0x01021994, "tmpfs" }, { 0x6969, "nfs" }, { 0x2FC12FC1, "zfs" },
+	};
+	struct statfs sf;
+
+	if (statfs(dir, &sf) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		if ((unsigned long)sf.f_type == fs[i].magic) {
+			mm_note(ctx, "pageout_fs", "%s", fs[i].name);
+			return;
+		}
+	}
+	mm_note(ctx, "pageout_fs", "0x%lx", (unsigned long)sf.f_type);
+}
+
 static void pageout_cleanup(struct mm_ctx *ctx)
 {
 	struct state *s = ctx->priv;
@@ -162,6 +186,8 @@ static int pageout_prepare(struct mm_ctx *ctx)
 		return mm_err(ctx, "calloc");
 	for (int i = 0; i < s->n; i++)
 		s->r[i].fd = -1;
+	if (!s->b->needs_swap)
+		note_fs(ctx, data_dir(ctx));
 	for (int i = 0; i < s->n; i++) {
 		ret = s->b->create(&s->r[i], len, data_dir(ctx), i);
 		if (ret < 0) {

@@ -22,7 +22,9 @@ done
 [ $rc -eq 2 ] && grep -q "unknown workload 'nosuch'" "$t/err" && pass "info: unknown workload is a usage error" ||
 	fail "info unknown" "rc=$rc $(cat "$t/err")"
 
-"$mm" sysinfo -o "$t/sys.csv"; rc=$?
+"$mm" sysinfo -o "$t/sys.csv" -x "$t/topo.xml"; rc=$?
+grep -q '<topology' "$t/topo.xml" && grep -q 'type="NUMANode"' "$t/topo.xml" &&
+	pass "sysinfo: hwloc topology saved as XML" || fail "sysinfo: topology" "no XML"
 ok=1
 for k in kernel_release kernel_version kernel_cmdline host cpu_model cpus numa_nodes \
 	node_mem_mb hwloc_node_mem_mb thp_enabled thp_defrag thp_khugepaged_defrag \
