@@ -8,7 +8,7 @@ MMC_CORE := resultset stats compare csvout
 MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o)
 MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o)
 
-ALL_TARGETS += $(MMC)/mmcompare
+ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot
 CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/fuzz_reader \
 	$(MMC)/gen_synth $(MMC)/runstat tests/compare/*.asan
 
