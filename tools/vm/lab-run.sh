@@ -145,16 +145,19 @@ host_meta()
 	done <"$wd/timings"
 }
 
-# Record a failed guest in run.log: what happened and the console's tail.
+# Record a failed guest in run.log, and tell the user: what happened and
+# the console's tail (the guest's mmbench messages and kernel oopses).
 log_failure()
 {
-	local dir=$1 wd=$2 st=$3
+	local dir=$1 wd=$2 why=$3
 
 	{
-		echo "vm: FAILED ($st): $(cat "$wd/failure" 2>/dev/null)"
+		echo "vm: FAILED: $why"
 		echo "vm: last console lines:"
 		tr -d '\r' <"$wd/console.log" | tail -n 20 | sed 's/^/vm: | /'
 	} >>"$dir/run.log"
+	vm_log "FAILED: $why; last console lines:"
+	tr -d '\r' <"$wd/console.log" | tail -n 20 | sed 's/^/  | /' >&2
 }
 
 run_one()
@@ -171,8 +174,10 @@ run_one()
 	"$VM_DIR/boot" -k "$kd/vmlinuz" -i "$wd/initrd.cpio" -d "$wd" \
 		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
-		--boot-timeout "$boot_timeout"
+		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" --quiet
 	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
+	vm_log "$rel: $(awk -F= '$1 != "accel" { printf "%s%s %ss", s, $1, $2; s = ", " }' \
+		"$wd/timings" | sed 's/_s / /g'); $st"
 	out=$("$VM_DIR/demux" "$wd/mirror.out" "$root" "${label:-$rel}" \
 		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || { rm -rf "$wd"; return 1; }
 	dir=$(sed -n 's/^dir=//p' <<<"$out")
@@ -181,11 +186,15 @@ run_one()
 	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
 	dirs+=("$dir")
 	if [ "$st" != ok ]; then
-		log_failure "$dir" "$wd" "$st"
+		log_failure "$dir" "$wd" "$st: $(cat "$wd/failure" 2>/dev/null)"
 		rc=1
 	else
 		rc=$gexit
-		[ "$rc" = 0 ] || vm_log "mmbench in the guest exited $rc (see $dir/run.log, $dir/cases.csv)"
+		case "$rc" in
+		0) echo "vm: guest $rel ran the suite and powered off" >>"$dir/run.log" ;;
+		4) echo "vm: every case was skipped in the guest (cases.csv)" >>"$dir/run.log" ;;
+		*) log_failure "$dir" "$wd" "mmbench in the guest exited $rc (see cases.csv)" ;;
+		esac
 	fi
 	[ -s "$dir/results.csv" ] && "$mmbench_bin" summary "$dir"
 	if [ "$keep" = 1 ]; then
