@@ -103,13 +103,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 /* ------------------------------------------------------------ formatting */
 
-/* Values as mmtests prints them: two decimals, or %.4g when tiny/huge. */
+/*
+ * Values as mmtests prints them, two decimals; four below 1 (ratios,
+ * rates per ns) so that a change there stays visible; %.4g when tiny or huge.
+ */
 static const char *fmt_val(double v, char *buf, size_t len)
 {
 	double a = fabs(v);
 
-	if (v == 0 || (a >= 0.01 && a < 1e15))
+	if (v == 0 || (a >= 1 && a < 1e15))
 		snprintf(buf, len, "%.2f", v);
+	else if (a >= 0.01 && a < 1)
+		snprintf(buf, len, "%.4f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
 	return buf;
@@ -121,7 +126,9 @@ static int val_width(double v)
 	double a = fabs(v) + 0.005;
 	int w = 4 + (v < 0);
 
-	if (!(v == 0 || (fabs(v) >= 0.01 && fabs(v) < 1e15)))
+	if (v != 0 && fabs(v) < 1)
+		return fabs(v) >= 0.01 ? 6 + (v < 0) : 11;
+	if (fabs(v) >= 1e15)
 		return 11;
 	for (; a >= 10; a /= 10)
 		w++;
@@ -613,6 +620,34 @@ static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE
 	fprintf(f, "\n");
 }
 
+static void md_partial(const struct cmp *cmp, FILE *f)
+{
+	size_t k;
+	int i;
+
+	if (!cmp->npartial)
+		return;
+	fprintf(f, "Present on one side only:\n\n");
+	for (k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *r = &cmp->rows[k];
+
+		if (!r->partial)
+			continue;
+		fprintf(f, "- %s `%s` (`", r->line->workload, r->line->name);
+		md_str(f, r->line->kase);
+		fprintf(f, "`): missing in");
+		for (i = 0; i < cmp->nsides; i++) {
+			if (r->cell[i].present)
+				continue;
+			fprintf(f, " `");
+			md_str(f, cmp->set->sides[i].name);
+			fprintf(f, "`");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
 static void md_intro(const struct cmp *cmp, FILE *f)
 {
 	const struct rs_set *s = cmp->set;
@@ -651,6 +686,8 @@ static void print_markdown(const struct cmp *cmp, const struct cmp_meta *m, FILE
 	md_meta(cmp->set, m, f);
 	for (i = 0; i < cmp->set->nwls; i++)
 		md_workload(cmp, &cmp->set->wls[i], f);
+	fprintf(f, "<!-- mmcompare:summary -->\n## Summary\n\n");
+	md_partial(cmp, f);
 	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
 		"significance claim (n<3), %zu on one side only.\n", cmp->nbetter,
 		cmp->nworse, cmp->ntoofew, cmp->npartial);
