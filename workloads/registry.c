@@ -5,9 +5,11 @@
 #include "mmbench.h"
 
 extern const struct workload wl_pageout;
+extern const struct workload wl_migrate_ad;
 
 const struct workload *const mm_workloads[] = {
 	&wl_pageout,
+	&wl_migrate_ad,
 	NULL,
 };
 

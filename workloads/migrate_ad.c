@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migrate_ad: do pages keep their accessed/dirty bits across migration?
+ *
+ * Kernel path: move_pages(2), mbind(2) with MPOL_MF_MOVE or migrate_pages(2)
+ * -> migrate_pages() -> try_to_migrate_one() (try_to_unmap_one() before
+ * 5.15), which replaces each PTE (or PMD of a THP) by a migration entry,
+ * then remove_migration_pte() / remove_migration_pmd(), which install the
+ * entry of the new page. Before "mm: Remember a/d bits for migration
+ * entries" (Linux 6.1) that entry was always made old and clean: the first
+ * access after a migration made the MMU set the accessed bit again, the
+ * first write the dirty bit, and whatever reads the young bit (smaps
+ * Referenced, page idle tracking, reclaim) saw migrated hot pages as
+ * unused. Since 6.1 the migration entry carries both bits and the new
+ * entry gets them back (EXPERIMENTS.md section 2).
+ *
+ * One iteration: strided read (warm, young PTEs); move from -> to and back
+ * to -> from, timed each way; the first strided read after that (the
+ * figure of the series) and a second one; another round trip and the
+ * first strided write after it. Then the deterministic evidence: clear the
+ * reference bits (/proc/self/clear_refs, 1), read every page, migrate
+ * there and back, and take the region's smaps "Referenced:" as a share of
+ * its size: 0 without the series, 100 with it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "migrate_common.h"
+
+#define HPAGE (2ul << 20)
+#define BALANCING "/proc/sys/kernel/numa_balancing"
+
+/* Migration and NUMA balancing counters; absent ones are left out. */
+static const char *const counters[] = {
+	"pgmigrate_success", "pgmigrate_fail", "numa_hint_faults",
+	"numa_hint_faults_local", "numa_pages_migrated", "numa_pte_updates",
+	"thp_migration_success", "thp_migration_fail", "thp_migration_split",
+	NULL,
+};
+
+enum { PH_READ_BEFORE, PH_TO, PH_BACK, PH_READ_AFTER, PH_READ_AGAIN,
+       PH_WRITE_AFTER, PH_N };
+
+static const char *const phase_names[PH_N] = {
+	"read_before", "migrate_to", "migrate_back", "read_after",
+	"read_again", "write_after",
+};
+
+struct ad_state {
+	char *buf;		/* the region, 2 MiB aligned, its own VMA */
+	size_t len, pg, stride;
+	unsigned long npages;
+	int from, to;
+	const char *method;
+	void **pages;		/* one address per base page */
+	int *node_from, *node_to, *status;
+	struct bitmask *mask_from, *mask_to;
+};
+
+/*
+ * 1024 MiB as posted, halved until it fits in 3/4 of the free memory of
+ * the smaller of the two nodes: a power of two keeps the case string the
+ * same on kernels whose free memory differs a little.
+ */
+static const char *def_size(char *buf, size_t len)
+{
+	int a = mig_nth_mem_node(0), b = mig_nth_mem_node(1);
+	long long cap = 1024, fa, fb;
+
+	if (a >= 0 && b >= 0 && numa_node_size64(a, &fa) > 0 &&
+	    numa_node_size64(b, &fb) > 0) {
+		long long fit = (fa < fb ? fa : fb) / 4 * 3 >> 20;
+
+		while (cap > 1 && cap > fit)
+			cap /= 2;
+	}
+	snprintf(buf, len, "%lld", cap);
+	return buf;
+}
+
+static const char *def_stride(char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld", sysconf(_SC_PAGESIZE));
+	return buf;
+}
+
+static const struct mm_param params[] = {
+	{ .name = "size_mb", .type = MM_P_INT, .def_fn = def_size, .min = 1,
+	  .max = 1 << 20,
+	  .help = "anonymous region in MiB (default 1024, halved until it fits 3/4 of the smaller node's free memory)" },
+	{ .name = "from", .type = MM_P_INT, .def_fn = mig_def_from, .min = 0, .max = 4095,
+	  .help = "node the region starts on (default: first node with memory)" },
+	{ .name = "to", .type = MM_P_INT, .def_fn = mig_def_to, .min = 0, .max = 4095,
+	  .help = "node it migrates to (default: second node with memory)" },
+	{ .name = "thp", .type = MM_P_ENUM, .def = "off", .choices = "on|off",
+	  .help = "on: MADV_HUGEPAGE (PMD migration entries); off: MADV_NOHUGEPAGE" },
+	{ .name = "method", .type = MM_P_ENUM, .def = "move_pages",
+	  .choices = "move_pages|mbind|migrate_pages",
+	  .help = "move_pages(2); mbind(2) MPOL_MF_MOVE; migrate_pages(2) (moves all the process's pages on the node)" },
+	{ .name = "stride", .type = MM_P_INT, .def_fn = def_stride, .min = 1,
+	  .max = 1 << 30, .help = "bytes between accesses of the strided read/write" },
+	{ .name = "numa_balancing", .type = MM_P_ENUM, .def = "off",
+	  .choices = "off|keep",
+	  .help = "off: kernel.numa_balancing=0 for the run (restored after); keep: leave it" },
+	MM_PARAM_END,
+};
+
+/* ---------------------------------------------------------------- probe */
+
+/* Both nodes must hold the region, with a tenth spare for the kernel. */
+static int check_fit(struct mm_ctx *ctx, int node, long long size_mb)
+{
+	long long free_b, total = numa_node_size64(node, &free_b);
+
+	if (total <= 0)
+		return mm_fail(ctx, "node %d has no memory (see numactl -H)", node);
+	if (size_mb > free_b / 10 * 9 >> 20)
+		return mm_fail(ctx, "size_mb=%lld does not fit on node %d: %lld MiB free, at most %lld MiB usable",
+			       size_mb, node, free_b >> 20, free_b / 10 * 9 >> 20);
+	return MM_PASS;
+}
+
+static int ad_probe(struct mm_ctx *ctx)
+{
+	long long size_mb = mm_param_int(ctx->c, "size_mb");
+	char buf[64];
+	int from, to, ret;
+
+	ret = mig_numa2_probe(ctx, &from, &to);
+	if (ret != MM_PASS)
+		return ret;
+	if (check_fit(ctx, from, size_mb) != MM_PASS ||
+	    check_fit(ctx, to, size_mb) != MM_PASS)
+		return MM_FAIL;
+	if ((size_t)mm_param_int(ctx->c, "stride") > (size_t)size_mb << 20)
+		return mm_fail(ctx, "stride=%lld is larger than the region",
+			       mm_param_int(ctx->c, "stride"));
+	if (!strcmp(mm_param_str(ctx->c, "thp"), "on") &&
+	    (!*mm_thp_mode(buf, sizeof(buf)) || !strcmp(buf, "never")))
+		return mm_skip(ctx, "thp=on: transparent hugepages are %s here",
+			       *buf ? "disabled (enabled=never)" : "not built in");
+	if (!strcmp(mm_param_str(ctx->c, "numa_balancing"), "off") &&
+	    mm_setting_get(BALANCING, buf, sizeof(buf)) == 0 &&
+	    strcmp(buf, "0") && !mm_is_root())
+		return mm_skip(ctx, "kernel.numa_balancing=%s and switching it off needs root (numa_balancing=keep runs with it, hint faults reported)",
+			       buf);
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void ad_cleanup(struct mm_ctx *ctx)
+{
+	struct ad_state *s = ctx->priv;
+
+	if (!s)
+		return;
+	if (s->buf)
+		munmap(s->buf, s->len);
+	free(s->pages);
+	free(s->node_from);
+	free(s->node_to);
+	free(s->status);
+	if (s->mask_from)
+		numa_bitmask_free(s->mask_from);
+	if (s->mask_to)
+		numa_bitmask_free(s->mask_to);
+	free(s);
+	ctx->priv = NULL;
+}
+
+/*
+ * A 2 MiB aligned anonymous mapping of its own (the slack around it is
+ * unmapped), so THPs can back it and its smaps entry is the region alone.
+ */
+static int region_map(struct mm_ctx *ctx, struct ad_state *s, bool thp)
+{
+	size_t raw_len = s->len + HPAGE;
+	char *raw = mmap(NULL, raw_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uintptr_t a;
+
+	if (raw == MAP_FAILED)
+		return mm_err(ctx, "mmap of %zu MiB", s->len >> 20);
+	a = ((uintptr_t)raw + HPAGE - 1) & ~(HPAGE - 1);
+	if (a > (uintptr_t)raw)
+		munmap(raw, a - (uintptr_t)raw);
+	munmap((char *)a + s->len, (uintptr_t)raw + raw_len - a - s->len);
+	s->buf = (char *)a;
+	if (madvise(s->buf, s->len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) < 0)
+		return mm_err(ctx, "madvise(%s)", thp ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE");
+	return MM_PASS;
+}
+
+static int alloc_lists(struct mm_ctx *ctx, struct ad_state *s)
+{
+	s->pages = calloc(s->npages, sizeof(*s->pages));
+	s->node_from = calloc(s->npages, sizeof(int));
+	s->node_to = calloc(s->npages, sizeof(int));
+	s->status = calloc(s->npages, sizeof(int));
+	s->mask_from = numa_allocate_nodemask();
+	s->mask_to = numa_allocate_nodemask();
+	if (!s->pages || !s->node_from || !s->node_to || !s->status ||
+	    !s->mask_from || !s->mask_to)
+		return mm_err(ctx, "allocating page lists for %lu pages", s->npages);
+	numa_bitmask_setbit(s->mask_from, (unsigned int)s->from);
+	numa_bitmask_setbit(s->mask_to, (unsigned int)s->to);
+	for (unsigned long i = 0; i < s->npages; i++) {
+		s->pages[i] = s->buf + i * s->pg;
+		s->node_from[i] = s->from;
+		s->node_to[i] = s->to;
+	}
+	return MM_PASS;
+}
+
+/* Automatic NUMA balancing would migrate and hint-fault inside the phases. */
+static int balancing_off(struct mm_ctx *ctx)
+{
+	char cur[32];
+	int ret;
+
+	if (strcmp(mm_param_str(ctx->c, "numa_balancing"), "off") ||
+	    mm_setting_get(BALANCING, cur, sizeof(cur)) < 0 || !strcmp(cur, "0"))
+		return MM_PASS;
+	ret = mm_setting_set(BALANCING, "0");
+	if (ret < 0) {
+		errno = -ret;
+		return mm_err(ctx, "setting %s to 0", BALANCING);
+	}
+	return MM_PASS;
+}
+
+static int ad_prepare(struct mm_ctx *ctx)
+{
+	struct ad_state *s = calloc(1, sizeof(*s));
+	long off;
+
+	if (!s)
+		return mm_err(ctx, "calloc");
+	ctx->priv = s;
+	s->pg = (size_t)sysconf(_SC_PAGESIZE);
+	s->len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	s->npages = s->len / s->pg;
+	s->stride = (size_t)mm_param_int(ctx->c, "stride");
+	s->from = (int)mm_param_int(ctx->c, "from");
+	s->to = (int)mm_param_int(ctx->c, "to");
+	s->method = mm_param_str(ctx->c, "method");
+	if (balancing_off(ctx) != MM_PASS ||
+	    region_map(ctx, s, !strcmp(mm_param_str(ctx->c, "thp"), "on")) != MM_PASS ||
+	    alloc_lists(ctx, s) != MM_PASS)
+		return MM_FAIL;
+	/* MPOL_BIND makes every first-touch fault allocate on from. */
+	if (mbind(s->buf, s->len, MPOL_BIND, s->mask_from->maskp,
+		  s->mask_from->size + 1, 0) < 0)
+		return mm_err(ctx, "mbind(MPOL_BIND, node %d)", s->from);
+	memset(s->buf, 0x5a, s->len);
+	off = mig_not_on_node(s->pages, s->npages, s->status, s->from);
+	if (off != 0)
+		return mm_fail(ctx, "after populating, %ld of %lu pages are not on node %d%s",
+			       off, s->npages, s->from, off < 0 ? " (move_pages query failed)" : "");
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- moves */
+
+/* Move the whole region to node with the chosen system call. */
+static int region_move(struct ad_state *s, int node)
+{
+	bool there = node == s->to;
+	struct bitmask *m = there ? s->mask_to : s->mask_from;
+	long ret;
+
+	if (!strcmp(s->method, "move_pages"))
+		ret = numa_move_pages(0, s->npages, s->pages,
+				      there ? s->node_to : s->node_from,
+				      s->status, MPOL_MF_MOVE);
+	else if (!strcmp(s->method, "mbind"))
+		ret = mbind(s->buf, s->len, MPOL_BIND, m->maskp, m->size + 1,
+			    MPOL_MF_MOVE);
+	else
+		ret = numa_migrate_pages(0, there ? s->mask_from : s->mask_to, m);
+	return ret < 0 ? -errno : 0;
+}
+
+/* A move (timed when ph is given); *off: pages not on node after it. */
+static int move_checked(struct mm_ctx *ctx, struct ad_state *s,
+			struct mm_phase *ph, int idx, int node, long *off)
+{
+	int ret;
+
+	if (ph)
+		mm_phase_begin(ph, phase_names[idx], RUSAGE_SELF, counters);
+	ret = region_move(s, node);
+	if (ph)
+		mm_phase_end(ph);
+	if (ret < 0) {
+		errno = -ret;
+		return mm_err(ctx, "%s to node %d", s->method, node);
+	}
+	*off = mig_not_on_node(s->pages, s->npages, s->status, node);
+	if (*off < 0) {
+		errno = (int)-*off;
+		return mm_err(ctx, "move_pages(2) query of the region");
+	}
+	return MM_PASS;
+}
+
+/* An untimed round trip; adds the pages that missed their node to *off. */
+static int round_trip(struct mm_ctx *ctx, struct ad_state *s, long *off)
+{
+	long a, b;
+
+	if (move_checked(ctx, s, NULL, 0, s->to, &a) != MM_PASS ||
+	    move_checked(ctx, s, NULL, 0, s->from, &b) != MM_PASS)
+		return MM_FAIL;
+	*off += a + b;
+	return MM_PASS;
+}
+
+/* One byte per stride: reads with volatile loads, or writes. */
+static void strided(struct mm_phase *ph, int idx, struct ad_state *s, bool write)
+{
+	volatile char *p = (volatile char *)s->buf;
+	char sink = 0;
+
+	mm_phase_begin(ph, phase_names[idx], RUSAGE_SELF, counters);
+	if (write)
+		for (size_t off = 0; off < s->len; off += s->stride)
+			p[off] = (char)off;
+	else
+		for (size_t off = 0; off < s->len; off += s->stride)
+			sink ^= p[off];
+	mm_phase_end(ph);
+	(void)sink;
+}
+
+/* ---------------------------------------------------------------- evidence */
+
+struct ad_result {
+	long off_to, off_back, off_other;
+	double moved_to, moved_back;
+	double ref_before_pct, ref_after_pct;
+};
+
+/* Clear the accessed bits of every page of this process (clear_refs 1). */
+static int clear_refs(struct mm_ctx *ctx)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return mm_err(ctx, "opening /proc/self/clear_refs");
+	n = write(fd, "1", 1);
+	close(fd);
+	if (n != 1)
+		return mm_err(ctx, "writing 1 to /proc/self/clear_refs");
+	return MM_PASS;
+}
+
+static int referenced_pct(struct mm_ctx *ctx, struct ad_state *s, double *pct)
+{
+	long long size_kb = mm_smaps_kb(s->buf, s->len, "Size:");
+	long long ref_kb = mm_smaps_kb(s->buf, s->len, "Referenced:");
+
+	if (size_kb < 0 || ref_kb < 0)
+		return mm_err(ctx, "reading /proc/self/smaps");
+	/* A neighbour merged into the VMA would be counted with the region. */
+	if ((size_t)size_kb != s->len >> 10)
+		return mm_fail(ctx, "the region's smaps entries span %lld kB, not %zu kB: merged with a neighbour mapping",
+			       size_kb, s->len >> 10);
+	*pct = 100.0 * (double)ref_kb / (double)size_kb;
+	return MM_PASS;
+}
+
+/*
+ * Referenced after a round trip: with the series, the young bit set by
+ * the read rides in the migration entry and smaps still sees it.
+ */
+static int referenced_round(struct mm_ctx *ctx, struct ad_state *s,
+			    struct ad_result *r)
+{
+	volatile char *p = (volatile char *)s->buf;
+	char sink = 0;
+
+	if (clear_refs(ctx) != MM_PASS)
+		return MM_FAIL;
+	for (size_t off = 0; off < s->len; off += s->pg)
+		sink ^= p[off];
+	(void)sink;
+	if (referenced_pct(ctx, s, &r->ref_before_pct) != MM_PASS ||
+	    round_trip(ctx, s, &r->off_other) != MM_PASS ||
+	    referenced_pct(ctx, s, &r->ref_after_pct) != MM_PASS)
+		return MM_FAIL;
+	if (r->ref_before_pct < 95.0)
+		mm_log(ctx, "only %.1f%% of the region is Referenced right after reading it: referenced_after_migrate_pct is not meaningful here",
+		       r->ref_before_pct);
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- run */
+
+static double per_s(double pages, const struct mm_phase *ph)
+{
+	uint64_t ns = mm_phase_ns(ph);
+
+	return ns ? pages * 1e9 / (double)ns : 0.0;
+}
+
+static double ratio(const struct mm_phase *a, const struct mm_phase *b)
+{
+	uint64_t nb = mm_phase_ns(b);
+
+	return nb ? (double)mm_phase_ns(a) / (double)nb : 0.0;
+}
+
+static void ad_emit(struct mm_ctx *ctx, const struct mm_phase *ph,
+		    const struct mm_phase *whole, const struct ad_result *r)
+{
+	long long hint = mm_phase_vmstat(whole, "numa_hint_faults");
+
+	for (int i = 0; i < PH_N; i++)
+		mm_phase_emit(ctx, &ph[i], MM_LOWER);
+	mm_emit(ctx, "read_after_over_before", ratio(&ph[PH_READ_AFTER], &ph[PH_READ_BEFORE]),
+		"ratio", MM_LOWER);
+	mm_emit(ctx, "write_after_over_read_before",
+		ratio(&ph[PH_WRITE_AFTER], &ph[PH_READ_BEFORE]), "ratio", MM_LOWER);
+	mm_emit(ctx, "migrate_to_pages_per_s", per_s(r->moved_to, &ph[PH_TO]),
+		"pages/s", MM_HIGHER);
+	mm_emit(ctx, "migrate_back_pages_per_s", per_s(r->moved_back, &ph[PH_BACK]),
+		"pages/s", MM_HIGHER);
+	mm_emit(ctx, "migrated_to_pages", r->moved_to, "pages", MM_INFO);
+	mm_emit(ctx, "migrated_back_pages", r->moved_back, "pages", MM_INFO);
+	mm_emit(ctx, "not_on_node_after_to", (double)r->off_to, "pages", MM_LOWER);
+	mm_emit(ctx, "not_on_node_after_back", (double)r->off_back, "pages", MM_LOWER);
+	mm_emit(ctx, "not_on_node_after_other_moves", (double)r->off_other, "pages",
+		MM_LOWER);
+	mm_emit(ctx, "referenced_before_migrate_pct", r->ref_before_pct, "pct", MM_INFO);
+	mm_emit(ctx, "referenced_after_migrate_pct", r->ref_after_pct, "pct", MM_HIGHER);
+	if (hint >= 0)
+		mm_emit(ctx, "numa_hint_faults", (double)hint, "faults", MM_INFO);
+}
+
+static int ad_run(struct mm_ctx *ctx)
+{
+	struct ad_state *s = ctx->priv;
+	struct mm_phase ph[PH_N], whole;
+	struct ad_result r = { 0 };
+	double n = (double)s->npages;
+
+	mm_phase_begin(&whole, "iteration", RUSAGE_SELF, counters);
+	strided(&ph[PH_READ_BEFORE], PH_READ_BEFORE, s, false);
+	mm_measure_begin(ctx);
+	if (move_checked(ctx, s, &ph[PH_TO], PH_TO, s->to, &r.off_to) != MM_PASS ||
+	    move_checked(ctx, s, &ph[PH_BACK], PH_BACK, s->from, &r.off_back) != MM_PASS)
+		return MM_FAIL;
+	strided(&ph[PH_READ_AFTER], PH_READ_AFTER, s, false);
+	strided(&ph[PH_READ_AGAIN], PH_READ_AGAIN, s, false);
+	/* Pages that never left from did not come back either. */
+	r.moved_to = n - (double)r.off_to;
+	r.moved_back = n - (double)r.off_back - (double)r.off_to;
+	if (r.moved_back < 0)
+		r.moved_back = 0;
+	mm_measure_end(ctx, r.moved_to + r.moved_back, "migrated_page");
+	if (round_trip(ctx, s, &r.off_other) != MM_PASS)
+		return MM_FAIL;
+	strided(&ph[PH_WRITE_AFTER], PH_WRITE_AFTER, s, true);
+	if (referenced_round(ctx, s, &r) != MM_PASS)
+		return MM_FAIL;
+	mm_phase_end(&whole);
+	ad_emit(ctx, ph, &whole, &r);
+	return MM_PASS;
+}
+
+const struct workload wl_migrate_ad = {
+	.name = "migrate_ad",
+	.desc = "accessed/dirty bits across NUMA migration: first access after a move, smaps Referenced",
+	.params = params,
+	.needs = MM_NEED_NUMA2,
+	.probe = ad_probe,
+	.prepare = ad_prepare,
+	.run = ad_run,
+	.cleanup = ad_cleanup,
+};
