@@ -291,9 +291,13 @@ static void text_widths(struct text_ctx *t, const struct rs_workload *w)
 		t->colw = max_int(t->colw, strlen(cmp->set->sides[i].name));
 }
 
-/* " *   1.65%*" significant, " (   1.65%)" not, " [   1.65%]" not judged */
+/*
+ * " *   1.65%*" significant, " (   1.65%)" not, " [   1.65%]" not judged;
+ * "    n/a " when the base mean is 0 and the new one is not.
+ */
 static void mean_mark(const struct cmp_cell *c, int i, FILE *f)
 {
+	const char *pc = c->pct_ok ? "%" : " ";
 	char pct[32];
 
 	fmt_pct(c, pct, sizeof(pct));
@@ -302,11 +306,11 @@ static void mean_mark(const struct cmp_cell *c, int i, FILE *f)
 	else if (i == 0)
 		fprintf(f, " (%7.2f%%)", 0.0);
 	else if (c->significant)
-		fprintf(f, " *%s%%*", pct);
+		fprintf(f, " *%s%s*", pct, pc);
 	else if (c->verdict == CMP_INFO)
-		fprintf(f, " [%s%%]", pct);
+		fprintf(f, " [%s%s]", pct, pc);
 	else
-		fprintf(f, " (%s%%)", pct);
+		fprintf(f, " (%s%s)", pct, pc);
 }
 
 static void text_row(struct text_ctx *t, const struct cmp_row *r, enum block b)

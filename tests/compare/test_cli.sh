@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# mmcompare on result directories written here: the email table layout,
+# significance markers, orientation of % change, Hmean/Amean, n<3, info
+# metrics, pooling per label, meta-fact refusal, --fail-on-regression, the
+# CSV and markdown formats, and no "nan" anywhere.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/gen.sh"
+t=$(tmpdir)
+trap 'rm -rf "$t"' EXIT
+
+if [ ! -x "$MMCOMPARE" ]; then
+	fail "mmcompare built" "$MMCOMPARE missing"
+	finish
+fi
+
+# base: fault latency ~1131 ns, new ~1112 ns (5 iterations each: clear
+# difference); a rate that falls; an identical metric; an info counter.
+mkrun "$t/base/run1" base
+mkrun "$t/new/run1" new
+addrows "$t/base/run1" thpscale "size_mb=64;threads=1" fault_both ns lower 1131 1135 1128 1130 1132
+addrows "$t/new/run1" thpscale "size_mb=64;threads=1" fault_both ns lower 1112 1110 1115 1113 1111
+addrows "$t/base/run1" thpscale "size_mb=64;threads=3" fault_both ns lower 2489 2495 2485 2490 2491
+addrows "$t/new/run1" thpscale "size_mb=64;threads=3" fault_both ns lower 2489 2495 2485 2490 2491
+addrows "$t/base/run1" thpscale "size_mb=64;threads=1" loops loops/s higher 100 101 99 100 100
+addrows "$t/new/run1" thpscale "size_mb=64;threads=1" loops loops/s higher 90 91 89 90 90
+addrows "$t/base/run1" thpscale "size_mb=64;threads=1" compact_stall count info 5 6 7
+addrows "$t/new/run1" thpscale "size_mb=64;threads=1" compact_stall count info 50 60 70
+addrows "$t/base/run1" thpscale "size_mb=64;threads=1" few ns lower 10 11
+addrows "$t/new/run1" thpscale "size_mb=64;threads=1" few ns lower 100 101
+addrows "$t/base/run1" thpscale "size_mb=64;threads=1" only_base ns lower 1 2 3
+
+out=$("$MMCOMPARE" "$t/base/run1" "$t/new/run1" 2>"$t/err")
+rc=$?
+check "exit 0 on a normal comparison" [ $rc -eq 0 ]
+# Amean  fault_both-1  1131.20 (   0.00%)  1112.20 *   1.68%*
+line=$(grep -E '^Amean +fault_both-1 ' <<<"$out")
+if grep -Eq '^Amean +fault_both-1 +1131\.20 \(   0\.00%\) +1112\.20 \*   1\.68%\*$' <<<"$line"; then
+	pass "email layout: value ( 0.00%) value *  x.xx%* for a clear improvement"
+else
+	fail "email layout" "got: '$line'"
+fi
+line=$(grep -E '^Amean +fault_both-3 ' <<<"$out")
+if grep -Eq '\(   0\.00%\)$' <<<"$line" && ! grep -q '\*' <<<"$line"; then
+	pass "identical distributions: parentheses, no asterisks"
+else
+	fail "identical distributions not marked" "got: '$line'"
+fi
+line=$(grep -E '^Hmean +loops-1 ' <<<"$out")
+if grep -Eq '\* +-10\.00%\*$' <<<"$line"; then
+	pass "higher-better rate: Hmean row, a drop 100 -> 90 is -10.00% and significant"
+else
+	fail "higher-better orientation / Hmean" "got: '$line'"
+fi
+check "lower-better latency uses Amean" grep -Eq '^Amean +fault_both-1 ' <<<"$out"
+line=$(grep -E '^Amean +compact_stall-1 ' <<<"$out")
+if grep -Eq '\[ *900\.00%\] +info: not judged$' <<<"$line"; then
+	pass "info metric: raw change in brackets, not judged"
+else
+	fail "info metric" "got: '$line'"
+fi
+line=$(grep -E '^Amean +few-1 ' <<<"$out")
+if grep -q 'n<3: no significance claimed' <<<"$line" && ! grep -q '\*' <<<"$line"; then
+	pass "n=2: a 10x change gets no asterisks and the table says why"
+else
+	fail "n<3 handling" "got: '$line'"
+fi
+check "a metric on one side only is reported" \
+	grep -Eq '^ +thpscale only_base-1 .*missing in new' <<<"$out"
+check "facts that differ are listed (kernel_release)" grep -Eq '^ +kernel_release +base +new' <<<"$out"
+check "summary counts" grep -q '^Summary: 1 significantly better, 1 significantly worse' <<<"$out"
+
+# --fail-on-regression: loops got worse.
+"$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
+check "--fail-on-regression exits 3 on a significant regression" [ $? -eq 3 ]
+mkrun "$t/good/run1" good
+addrows "$t/good/run1" thpscale "size_mb=64;threads=1" fault_both ns lower 1000 1001 999 1000 1000
+"$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/good/run1" >/dev/null 2>&1
+check "--fail-on-regression exits 0 when nothing got worse" [ $? -eq 0 ]
+
+# Pooling: two runs of one label add up; a label directory is expanded.
+mkrun "$t/base/run2" base
+addrows "$t/base/run2" thpscale "size_mb=64;threads=1" fault_both ns lower 1129 1133 1131
+out=$("$MMCOMPARE" "$t/base" "$t/new/run1" 2>/dev/null)
+check "a label directory pools its runs (n = 5 + 3)" grep -Eq '^N +fault_both-1 +8 +5$' <<<"$out"
+out=$("$MMCOMPARE" "$t/base/run1" "$t/base/run2/results.csv" "$t/new/run1" 2>/dev/null)
+check "runs given separately with one label are pooled" grep -Eq '^N +fault_both-1 +8 +5$' <<<"$out"
+"$MMCOMPARE" "$t/base/run1" "$t/base/run2" >/dev/null 2>"$t/err"
+rc=$?
+check "one label only: exit 2 with a reason" \
+	eval '[ $rc -eq 2 ] && grep -q "only one label" "$t/err"'
+out=$("$MMCOMPARE" --per-arg "$t/base/run1" "$t/base/run2" 2>/dev/null)
+check "--per-arg compares runs of one label" grep -Eq '^N +fault_both-1 +5 +3$' <<<"$out"
+
+# Facts that change the answer: refuse unless --force, list them either way.
+mkrun "$t/thp/run1" thp thp_enabled=always
+addrows "$t/thp/run1" thpscale "size_mb=64;threads=1" fault_both ns lower 900 901 902
+"$MMCOMPARE" "$t/base/run1" "$t/thp/run1" >"$t/out" 2>"$t/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'thp_enabled .*madvise .*always .*changes the answer' "$t/err" &&
+	grep -q 'refusing' "$t/err" && [ ! -s "$t/out" ]; then
+	pass "THP mode differs: refused (exit 2), the fact listed"
+else
+	fail "THP refusal" "rc $rc: $(cat "$t/err")"
+fi
+out=$("$MMCOMPARE" --force "$t/base/run1" "$t/thp/run1" 2>/dev/null)
+check "--force compares and still lists the fact" \
+	grep -q 'thp_enabled .*changes the answer (--force)' <<<"$out"
+for fact in cpus=4 numa_nodes=2 numa_balancing=1 vm=qemu node_mem_mb=0:12000 swap_total_kb=1024; do
+	mkrun "$t/f/${fact%%=*}" other "$fact"
+	addrows "$t/f/${fact%%=*}" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+	"$MMCOMPARE" "$t/base/run1" "$t/f/${fact%%=*}" >/dev/null 2>&1
+	check "refused when $fact differs" [ $? -eq 2 ]
+done
+mkrun "$t/f/nodes" other node_mem_mb=0:23900 mem_total_kb=123
+addrows "$t/f/nodes" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+"$MMCOMPARE" "$t/base/run1" "$t/f/nodes" >"$t/out" 2>&1
+rc=$?
+check "node sizes within 5% are the same layout (listed, not refused)" \
+	eval '[ $rc -eq 0 ] && grep -q "node_mem_mb" "$t/out"'
+
+# CSV: one row per line and side, every statistic; verdicts.
+"$MMCOMPARE" --csv "$t/base/run1" "$t/new/run1" >"$t/c.csv" 2>/dev/null
+check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict$' "$t/c.csv"
+check "csv: 6 lines x 2 sides + header" [ "$(wc -l <"$t/c.csv")" -eq 13 ]
+check "csv: improved latency row" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better$' "$t/c.csv"
+check "csv: info verdict" grep -q ',compact_stall,.*,1,new,.*,0,info$' "$t/c.csv"
+check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing$' "$t/c.csv"
+
+# Markdown.
+"$MMCOMPARE" --markdown "$t/base/run1" "$t/new/run1" >"$t/m.md" 2>/dev/null
+check "markdown: meta table, workload marker, bold significant change" \
+	eval 'grep -q "^| fact | base | new | changes the answer |" "$t/m.md" &&
+	grep -q "^<!-- mmcompare:workload thpscale -->" "$t/m.md" &&
+	grep -q "| fault_both-1 | Amean | ns | lower | .* | \*\*+1.68%\*\* |" "$t/m.md"'
+
+# 0,0,0 vs 100,100,100: certain, significant, and no NaN printed anywhere.
+mkrun "$t/z0/r" z0
+mkrun "$t/z1/r" z1
+addrows "$t/z0/r" w "" stall count lower 0 0 0
+addrows "$t/z1/r" w "" stall count lower 100 100 100
+addrows "$t/z0/r" w "" same count lower 7 7 7
+addrows "$t/z1/r" w "" same count lower 7 7 7
+all=$("$MMCOMPARE" "$t/z0/r" "$t/z1/r"; "$MMCOMPARE" --csv "$t/z0/r" "$t/z1/r"
+	"$MMCOMPARE" --markdown "$t/z0/r" "$t/z1/r")
+check "zero variance, different means: significant" \
+	grep -Eq '^Amean +stall +0\.00 \(   0\.00%\) +100\.00 \* +n/a \*' <<<"$all"
+check "zero variance, same means: not significant, p = 1" \
+	eval 'grep -Eq "^Amean +same +7.00 \(   0.00%\) +7.00 \(   0.00%\)$" <<<"$all" &&
+	grep -Eq "^Pvalue +same +- +1.0000$" <<<"$all"'
+check "no nan or inf in any output format" eval '! grep -Eiwq "[-+]?(nan|inf|infinity)" <<<"$all"'
+
+# Usage errors.
+"$MMCOMPARE" "$t/base/run1" >/dev/null 2>&1
+check "one argument: exit 2" [ $? -eq 2 ]
+"$MMCOMPARE" --alpha 2 "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
+check "--alpha out of range: exit 2" [ $? -eq 2 ]
+"$MMCOMPARE" "$t/nonexistent" "$t/new/run1" >/dev/null 2>"$t/err"
+rc=$?
+check "missing input named in the error" eval '[ $rc -eq 2 ] && grep -q "nonexistent" "$t/err"'
+finish
