@@ -5,10 +5,12 @@
 #include "mmbench.h"
 
 extern const struct workload wl_pageout;
+extern const struct workload wl_thp_storm;
 extern const struct workload wl_migrate_ad;
 
 const struct workload *const mm_workloads[] = {
 	&wl_pageout,
+	&wl_thp_storm,
 	&wl_migrate_ad,
 	NULL,
 };

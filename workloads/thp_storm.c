@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thp_storm: THP fault storms under fragmentation (thpscale/thpcompact).
+ *
+ * Kernel path: a write fault on an untouched, MADV_HUGEPAGE, PMD-aligned
+ * anonymous range -> do_huge_pmd_anonymous_page() -> vma_alloc_folio() of
+ * PMD order with GFP_TRANSHUGE (defrag=madvise lets a madvised VMA stall)
+ * -> __alloc_pages_slowpath() -> __alloc_pages_direct_compact() ->
+ * try_to_compact_pages() -> compact_zone(): the migrate scanner
+ * (isolate_migratepages) and the free scanner (isolate_freepages) meet
+ * while migrate_pages() moves movable pages out of the way. When that
+ * fails the fault falls back to do_anonymous_page(): a base page, or a
+ * multi-size THP folio of an enabled smaller order (alloc_anon_folio()).
+ * EXPERIMENTS.md sections 3 and 4 ("record the mlocked status" and ">0
+ * order folio compaction") are measured on exactly this path.
+ *
+ * Each iteration: touch anonymous memory, split and unmap the first half
+ * of every PMD-sized chunk (so every pageblock is left half used), refill
+ * the holes with page cache by reading a file, then release T pinned
+ * threads at once; each faults its share of fresh PMD-aligned regions,
+ * timing the one-byte first touch, and classifies the result by mincore().
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "mmbench.h"
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+#define MAX_MTHP 16
+#define MAX_THREADS 256
+#define IO_CHUNK (1u << 20)
+/* Never map more than this share of MemAvailable: there is no swap to
+ * fall back on, so what is left must hold the page cache and the rest. */
+#define CAP_PCT 90
+
+/* Counters named in the results, and context counters (storm_vm_*). */
+static const char *const counters[] = {
+	"compact_stall", "compact_success", "compact_fail", "pgmigrate_success",
+	"pgmigrate_fail", "compact_isolated", "compact_migrate_scanned",
+	"compact_free_scanned", "thp_fault_alloc", "thp_fault_fallback",
+	/* context */
+	"compact_daemon_wake", "compact_daemon_migrate_scanned",
+	"compact_daemon_free_scanned", "thp_fault_fallback_charge",
+	"thp_split_page", "thp_split_pmd", "thp_deferred_split_page",
+	"thp_migration_success", "thp_migration_fail", "thp_migration_split",
+	"allocstall_normal", "allocstall_movable", "pgscan_direct",
+	"pgsteal_direct", "pgscan_kswapd", "pgsteal_kswapd", "pgfault",
+	NULL,
+};
+#define N_NAMED 10
+
+enum fclass { C_BASE, C_MTHP, C_HUGE, C_NCLASS };
+static const char *const class_name[C_NCLASS] = { "base", "mthp", "huge" };
+
+/* Sizes of one case, decided before anything is mapped. */
+struct plan {
+	size_t page, pmd;	/* base page and PMD (THP) size in bytes */
+	size_t anon;		/* fragmenting region, multiple of 2 x pmd */
+	size_t file;		/* refill file */
+	size_t nregions;	/* storm faults in total: anon / pmd / 2 */
+	int threads;
+	int nmthp;
+	unsigned int mthp_kb[MAX_MTHP];
+};
+
+/* Per-thread fault records, allocated and touched in prepare(). */
+struct tbuf {
+	uint64_t *ns;		/* first-touch time of each fault */
+	uint16_t *pages;	/* pages resident in the region right after */
+	unsigned char *vec;	/* mincore vector of one region */
+	char *map;		/* this iteration's storm mapping */
+	size_t n;		/* regions of this thread */
+};
+
+/* Shared with the coordinator after the storm. */
+struct slot {
+	size_t done;
+	int err;		/* errno of a failed mincore */
+	long nivcsw;		/* preemptions of this thread during its storm */
+};
+
+struct state {
+	struct plan pl;
+	bool madv, fill, raw, root;
+	char path[4200];	/* refill file */
+	int fd;
+	char *iobuf;
+	char *frag;		/* the fragmenting region (aligned) */
+	char *frag_map;
+	size_t frag_map_len;
+	struct tbuf t[MAX_THREADS];
+	long long mthp_stat0[MAX_MTHP][2];
+};
+
+static const char *def_threads(char *buf, size_t len)
+{
+	int max = 4 * mm_ncpus() < 32 ? 4 * mm_ncpus() : 32;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int t = 1; t <= max && off < len; t *= 2)
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "", t);
+	return buf;
+}
+
+static const struct mm_param params[] = {
+	{ .name = "threads", .type = MM_P_INT, .def_fn = def_threads,
+	  .min = 1, .max = MAX_THREADS,
+	  .help = "faulting threads, pinned round-robin (default 1,2,4.. up to min(4 x CPUs, 32))" },
+	{ .name = "anon_pct", .type = MM_P_INT, .def = "80", .min = 1, .max = CAP_PCT,
+	  .help = "fragmenting anonymous memory, % of MemAvailable" },
+	{ .name = "size_mb", .type = MM_P_INT, .def = "", .min = 1, .max = 1 << 30,
+	  .help = "fragmenting anonymous memory in MiB, overrides anon_pct" },
+	{ .name = "file_pct", .type = MM_P_INT, .def = "25", .min = 0, .max = 100,
+	  .help = "refill file size, % of the anonymous size" },
+	{ .name = "madvise", .type = MM_P_BOOL, .def = "1",
+	  .help = "MADV_HUGEPAGE on the anonymous and storm memory" },
+	{ .name = "fill", .type = MM_P_BOOL, .def = "1",
+	  .help = "write the rest of each faulted region, outside the timed touch" },
+	{ .name = "mthp", .type = MM_P_STRING, .def = "", .nolist = true,
+	  .help = "multi-size THP sizes to enable for the run, e.g. 64kB,512kB" },
+	{ .name = "raw", .type = MM_P_BOOL, .def = "0",
+	  .help = "write every fault (thread, class, ns) to samples.csv" },
+	{ .name = "dir", .type = MM_P_STRING, .def = "",
+	  .help = "directory for the refill file (default: scratch dir in the run dir)" },
+	MM_PARAM_END,
+};
+
+static const char *data_dir(struct mm_ctx *ctx)
+{
+	const char *d = mm_param_str(ctx->c, "dir");
+
+	return *d ? d : ctx->scratch_dir;
+}
+
+/* ---------------------------------------------------------------- plan */
+
+/* "64kB", "64K", "64", "2M", "2MB" -> KiB; 0 on a malformed size. */
+static unsigned int parse_kb(const char *s, const char **end)
+{
+	unsigned long v = 0;
+	const char *p = s;
+
+	while (isdigit((unsigned char)*p))
+		v = v * 10 + (unsigned long)(*p++ - '0');
+	if (p == s || v == 0 || v > (1ul << 22))
+		return 0;
+	if (*p == 'M' || *p == 'm') {
+		v <<= 10;
+		p++;
+	} else if (*p == 'k' || *p == 'K') {
+		p++;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	*end = p;
+	return (unsigned int)v;
+}
+
+static int parse_mthp(struct mm_ctx *ctx, struct plan *pl)
+{
+	const char *s = mm_param_str(ctx->c, "mthp"), *end;
+
+	pl->nmthp = 0;
+	while (*s) {
+		unsigned int kb = parse_kb(s, &end);
+
+		if (!kb || (*end && *end != ','))
+			return mm_fail(ctx, "parameter 'mthp': '%s' is not a list of sizes like 64kB,512kB",
+				       mm_param_str(ctx->c, "mthp"));
+		if (pl->nmthp == MAX_MTHP)
+			return mm_fail(ctx, "parameter 'mthp': more than %d sizes", MAX_MTHP);
+		pl->mthp_kb[pl->nmthp++] = kb;
+		s = *end ? end + 1 : end;
+	}
+	return MM_PASS;
+}
+
+static size_t pmd_size(void)
+{
+	char buf[64];
+
+	if (mm_read_file(THP_DIR "/hpage_pmd_size", buf, sizeof(buf)) == 0 &&
+	    strtoull(buf, NULL, 10) > 0)
+		return (size_t)strtoull(buf, NULL, 10);
+	return 2u << 20;
+}
+
+/* Bytes of per-thread records and vectors, allocated up front. */
+static size_t record_bytes(const struct plan *pl)
+{
+	return pl->nregions * (sizeof(uint64_t) + sizeof(uint16_t)) +
+	       (size_t)pl->threads * (pl->pmd / pl->page + 4096);
+}
+
+static int plan_sizes(struct mm_ctx *ctx, struct plan *pl)
+{
+	long long avail_kb = mm_mem_available_kb();
+	long long size_mb = mm_param_int(ctx->c, "size_mb");
+	unsigned long long avail, cap;
+
+	pl->page = (size_t)sysconf(_SC_PAGESIZE);
+	pl->pmd = pmd_size();
+	pl->threads = (int)mm_param_int(ctx->c, "threads");
+	if (avail_kb <= 0)
+		return mm_fail(ctx, "cannot read MemAvailable from /proc/meminfo");
+	avail = (unsigned long long)avail_kb << 10;
+	cap = avail / 100 * CAP_PCT;
+	if (size_mb > 0 && (unsigned long long)size_mb << 20 > avail)
+		return mm_fail(ctx, "size_mb=%lld is larger than MemAvailable (%llu MiB); refused before mapping anything",
+			       size_mb, avail >> 20);
+	pl->anon = size_mb > 0 ? (size_t)size_mb << 20 :
+		   (size_t)(avail / 100 * (unsigned long long)mm_param_int(ctx->c, "anon_pct"));
+	pl->anon -= pl->anon % (2 * pl->pmd);
+	pl->nregions = pl->anon / pl->pmd / 2;
+	if (pl->nregions < (size_t)pl->threads)
+		return mm_fail(ctx, "%d threads need at least %zu MiB of anonymous memory (one %zu KiB region each); size is %zu MiB",
+			       pl->threads, (size_t)pl->threads * 2 * pl->pmd >> 20,
+			       pl->pmd >> 10, pl->anon >> 20);
+	if (pl->anon + record_bytes(pl) > cap)
+		return mm_fail(ctx, "%zu MiB of anonymous memory is more than %d%% of MemAvailable (%llu MiB): without swap the run could end in an OOM kill",
+			       pl->anon >> 20, CAP_PCT, avail >> 20);
+	pl->file = pl->anon / 100 * (size_t)mm_param_int(ctx->c, "file_pct");
+	pl->file -= pl->file % IO_CHUNK;
+	return parse_mthp(ctx, pl);
+}
+
+/* ---------------------------------------------------------------- probe */
+
+static int probe_mthp(struct mm_ctx *ctx, const struct plan *pl)
+{
+	char path[256];
+
+	if (pl->nmthp && access(THP_DIR "/hugepages-64kB", F_OK) < 0 &&
+	    access(THP_DIR "/hugepages-2048kB", F_OK) < 0)
+		return mm_skip(ctx, "mthp: this kernel has no multi-size THP (hugepages-*kB; Linux 6.8+)");
+	for (int i = 0; i < pl->nmthp; i++) {
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB", pl->mthp_kb[i]);
+		if (access(path, F_OK) < 0)
+			return mm_skip(ctx, "mthp: this kernel has no %ukB size (%s absent)",
+				       pl->mthp_kb[i], path);
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled",
+			 pl->mthp_kb[i]);
+		if (access(path, W_OK) < 0)
+			return mm_skip(ctx, "mthp: %ukB cannot be enabled for anonymous memory here (%s: %s)",
+				       pl->mthp_kb[i], path, strerror(errno));
+	}
+	return MM_PASS;
+}
+
+/* Refuse, before anything is mapped or written, what cannot run here. */
+static int thp_probe(struct mm_ctx *ctx)
+{
+	struct plan pl;
+	struct statvfs sv;
+	char mode[32];
+	const char *d;
+	int ret;
+
+	if (!*mm_thp_mode(mode, sizeof(mode)))
+		return mm_skip(ctx, "this kernel has no transparent hugepages (%s absent)",
+			       THP_DIR "/enabled");
+	if (strcmp(mode, "never") == 0)
+		return mm_skip(ctx, "THP is disabled (%s is 'never')", THP_DIR "/enabled");
+	ret = plan_sizes(ctx, &pl);
+	if (ret != MM_PASS)
+		return ret;
+	if (pl.file) {
+		d = data_dir(ctx);
+		if (access(d, W_OK) < 0)
+			return mm_err(ctx, "dir '%s' is not writable", d);
+		if (statvfs(d, &sv) == 0 &&
+		    (unsigned long long)sv.f_bavail * sv.f_frsize < pl.file + pl.file / 20)
+			return mm_fail(ctx, "dir '%s': %llu MiB free, the refill file needs %zu MiB",
+				       d, (unsigned long long)sv.f_bavail * sv.f_frsize >> 20,
+				       pl.file >> 20);
+	}
+	return probe_mthp(ctx, &pl);
+}
+
+/* ---------------------------------------------------------------- prepare */
+
+static void thp_cleanup(struct mm_ctx *ctx)
+{
+	struct state *s = ctx->priv;
+
+	if (!s)
+		return;
+	if (s->fd >= 0) {
+		close(s->fd);
+		unlink(s->path);
+	}
+	for (int i = 0; i < MAX_THREADS; i++) {
+		free(s->t[i].ns);
+		free(s->t[i].pages);
+		free(s->t[i].vec);
+	}
+	free(s->iobuf);
+	free(s);
+	ctx->priv = NULL;
+}
+
+/* Records are written before the storm so it never page-faults on them. */
+static int alloc_records(struct mm_ctx *ctx, struct state *s)
+{
+	size_t per = s->pl.nregions / (size_t)s->pl.threads;
+	size_t extra = s->pl.nregions % (size_t)s->pl.threads;
+	size_t npr = s->pl.pmd / s->pl.page;
+
+	for (int i = 0; i < s->pl.threads; i++) {
+		struct tbuf *t = &s->t[i];
+
+		t->n = per + ((size_t)i < extra);
+		t->ns = aligned_alloc(64, (t->n * sizeof(*t->ns) + 63) / 64 * 64);
+		t->pages = aligned_alloc(64, (t->n * sizeof(*t->pages) + 63) / 64 * 64);
+		t->vec = aligned_alloc(64, (npr + 63) / 64 * 64);
+		if (!t->ns || !t->pages || !t->vec)
+			return mm_err(ctx, "allocating fault records");
+		memset(t->ns, 0xff, t->n * sizeof(*t->ns));
+		memset(t->pages, 0, t->n * sizeof(*t->pages));
+		memset(t->vec, 0, npr);
+	}
+	return MM_PASS;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The refill file: written, synced, then dropped from the page cache. */
+static int create_file(struct mm_ctx *ctx, struct state *s)
+{
+	snprintf(s->path, sizeof(s->path), "%s/mmbench-thp_storm-%d.dat",
+		 data_dir(ctx), (int)getpid());
+	s->fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (s->fd < 0)
+		return mm_err(ctx, "creating refill file '%s'", s->path);
+	for (size_t i = 0; i < IO_CHUNK; i++)
+		s->iobuf[i] = (char)(i * 131 + 7);
+	for (size_t off = 0; off < s->pl.file; off += IO_CHUNK)
+		if (write_all(s->fd, s->iobuf, IO_CHUNK) < 0)
+			return mm_err(ctx, "writing refill file '%s'", s->path);
+	if (fsync(s->fd) < 0)
+		return mm_err(ctx, "fsync of refill file '%s'", s->path);
+	posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
+	return MM_PASS;
+}
+
+/* Enable each requested mTHP size that is "never" (as "inherit"). */
+static int enable_mthp(struct mm_ctx *ctx, struct state *s)
+{
+	char path[256], cur[64];
+
+	for (int i = 0; i < s->pl.nmthp; i++) {
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled",
+			 s->pl.mthp_kb[i]);
+		if (mm_setting_get(path, cur, sizeof(cur)) < 0)
+			return mm_err(ctx, "reading %s", path);
+		if (strcmp(cur, "never") != 0) {
+			mm_note(ctx, "thp_storm_mthp", "hugepages-%ukB already '%s', left so",
+				s->pl.mthp_kb[i], cur);
+			continue;
+		}
+		errno = 0;
+		if (mm_setting_set(path, "inherit") < 0)
+			return mm_err(ctx, "enabling %s (needs root)", path);
+		mm_note(ctx, "thp_storm_mthp", "hugepages-%ukB set to 'inherit' (was 'never')",
+			s->pl.mthp_kb[i]);
+	}
+	return MM_PASS;
+}
+
+/* A clean start for every thread count: no page cache, compacted memory. */
+static void reset_memory(struct mm_ctx *ctx, struct state *s)
+{
+	int r1, r2;
+
+	if (!s->root) {
+		mm_note(ctx, "thp_storm_reset",
+			"drop_caches and compact_memory skipped: not root");
+		return;
+	}
+	sync();
+	r1 = mm_trigger("/proc/sys/vm/drop_caches", "3");
+	r2 = mm_trigger("/proc/sys/vm/compact_memory", "1");
+	if (r1 < 0 || r2 < 0)
+		mm_note(ctx, "thp_storm_reset", "drop_caches: %s; compact_memory: %s",
+			r1 < 0 ? strerror(-r1) : "done", r2 < 0 ? strerror(-r2) : "done");
+}
+
+static int thp_prepare(struct mm_ctx *ctx)
+{
+	struct state *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return mm_err(ctx, "calloc");
+	ctx->priv = s;
+	s->fd = -1;
+	s->madv = mm_param_bool(ctx->c, "madvise");
+	s->fill = mm_param_bool(ctx->c, "fill");
+	s->raw = mm_param_bool(ctx->c, "raw");
+	s->root = mm_is_root();
+	ret = plan_sizes(ctx, &s->pl);
+	if (ret == MM_PASS)
+		ret = alloc_records(ctx, s);
+	s->iobuf = ret == MM_PASS ? aligned_alloc(4096, IO_CHUNK) : NULL;
+	if (ret == MM_PASS && !s->iobuf)
+		ret = mm_err(ctx, "allocating the I/O buffer");
+	if (ret == MM_PASS && s->pl.file)
+		ret = create_file(ctx, s);
+	if (ret == MM_PASS)
+		ret = enable_mthp(ctx, s);
+	if (ret != MM_PASS) {
+		thp_cleanup(ctx);
+		return ret;
+	}
+	reset_memory(ctx, s);
+	mm_note(ctx, "thp_storm_sizes",
+		"threads=%d anon=%zu MiB file=%zu MiB regions=%zu of %zu KiB",
+		s->pl.threads, s->pl.anon >> 20, s->pl.file >> 20, s->pl.nregions,
+		s->pl.pmd >> 10);
+	mm_note(ctx, "thp_storm_classify", "%s",
+		s->root ? "mincore() of the whole region after a one-byte touch; confirmed per region by pagemap+kpageflags (root) and by smaps AnonHugePages" :
+			  "mincore() of the whole region after a one-byte touch; confirmed by smaps AnonHugePages (not root: no kpageflags)");
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- fragment */
+
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+
+/* An anonymous mapping of len bytes starting on an align boundary. */
+static char *map_aligned(size_t len, size_t align)
+{
+	char *m = mmap(NULL, len + align, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p;
+
+	if (m == MAP_FAILED)
+		return NULL;
+	p = (char *)(((uintptr_t)m + align - 1) & ~((uintptr_t)align - 1));
+	if (p > m)
+		munmap(m, (size_t)(p - m));
+	if (m + len + align > p + len)
+		munmap(p + len, (size_t)(m + len + align - (p + len)));
+	return p;
+}
+
+/*
+ * Touch the anonymous memory, then free the first half of every PMD-sized
+ * chunk. munmap() of half a PMD-mapped THP only splits the PMD and queues
+ * the folio for deferred split: the freed half would stay allocated until
+ * the deferred-split shrinker runs under pressure. MADV_COLD on a partial
+ * PMD range splits the folio at once (madvise_cold_or_pageout_pte_range),
+ * so the munmap() that follows really returns half of every pageblock.
+ */
+static int fragment(struct mm_ctx *ctx, struct state *s)
+{
+	size_t len = s->pl.anon, pmd = s->pl.pmd;
+	char *p = map_aligned(len, pmd);
+
+	if (!p)
+		return mm_err(ctx, "mmap of %zu MiB of anonymous memory", len >> 20);
+	s->frag = p;
+	if (s->madv && madvise(p, len, MADV_HUGEPAGE) < 0)
+		return mm_err(ctx, "madvise(MADV_HUGEPAGE) on the fragmenting memory");
+	for (size_t off = 0; off < len; off += s->pl.page)
+		p[off] = 1;
+	for (size_t off = 0; off < len; off += pmd) {
+		madvise(p + off, pmd / 2, MADV_COLD);	/* absent before 5.4 */
+		if (munmap(p + off, pmd / 2) < 0)
+			return mm_err(ctx, "munmap of the first half of chunk %zu",
+				      off / pmd);
+	}
+	return MM_PASS;
+}
+
+static void release_frag(struct state *s)
+{
+	if (s->frag)
+		munmap(s->frag, s->pl.anon);
+	s->frag = NULL;
+}
+
+/* Read the file: its new page cache lands in the holes just freed. */
+static int refill(struct mm_ctx *ctx, struct state *s)
+{
+	for (size_t off = 0; off < s->pl.file; off += IO_CHUNK) {
+		ssize_t n = pread(s->fd, s->iobuf, IO_CHUNK, (off_t)off);
+
+		if (n < 0 && errno == EINTR) {
+			off -= IO_CHUNK;
+			continue;
+		}
+		if (n != (ssize_t)IO_CHUNK)
+			return mm_err(ctx, "reading refill file '%s' at %zu MiB",
+				      s->path, off >> 20);
+	}
+	return MM_PASS;
+}
+
+/* Free memory from /proc/buddyinfo: all of it, and in blocks >= order. */
+static void buddy_free(size_t page, int order, double *free_mb, double *huge_mb)
+{
+	char line[512];
+	FILE *f = fopen("/proc/buddyinfo", "re");
+
+	*free_mb = *huge_mb = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "zone");
+		int o = 0, used;
+		long cnt;
+
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		p += strcspn(p, " ");	/* the zone name */
+		for (; sscanf(p, "%ld%n", &cnt, &used) == 1; p += used, o++) {
+			double mb = (double)cnt * (double)(page << o) / 1048576.0;
+
+			*free_mb += mb;
+			if (o >= order)
+				*huge_mb += mb;
+		}
+	}
+	fclose(f);
+}
+
+static int log2_sz(size_t v)
+{
+	int o = 0;
+
+	while ((1ul << o) < v)
+		o++;
+	return o;
+}
+
+/* One iteration's setup: drop the file's cache, fragment, refill. */
+static int setup_iteration(struct mm_ctx *ctx, struct state *s)
+{
+	uint64_t t0, t1, t2;
+	double free_mb, huge_mb;
+	int ret;
+
+	if (s->fd >= 0)
+		posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
+	t0 = mm_now_ns();
+	ret = fragment(ctx, s);
+	t1 = mm_now_ns();
+	if (ret == MM_PASS && s->fd >= 0)
+		ret = refill(ctx, s);
+	t2 = mm_now_ns();
+	if (ret != MM_PASS)
+		return ret;
+	buddy_free(s->pl.page, log2_sz(s->pl.pmd / s->pl.page), &free_mb, &huge_mb);
+	mm_emit(ctx, "frag_time", (double)(t1 - t0), "ns", MM_INFO);
+	mm_emit(ctx, "refill_time", (double)(t2 - t1), "ns", MM_INFO);
+	mm_emit(ctx, "frag_thp_left", (double)mm_smaps_kb(s->frag, s->pl.anon,
+							  "AnonHugePages:"), "KiB", MM_INFO);
+	mm_emit(ctx, "storm_start_free", free_mb, "MiB", MM_INFO);
+	mm_emit(ctx, "storm_start_free_huge", huge_mb, "MiB", MM_INFO);
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- storm */
+
+static int map_storm(struct mm_ctx *ctx, struct state *s)
+{
+	for (int i = 0; i < s->pl.threads; i++) {
+		struct tbuf *t = &s->t[i];
+
+		t->map = map_aligned(t->n * s->pl.pmd, s->pl.pmd);
+		if (!t->map)
+			return mm_err(ctx, "mmap of thread %d's storm regions", i);
+		if (s->madv && madvise(t->map, t->n * s->pl.pmd, MADV_HUGEPAGE) < 0)
+			return mm_err(ctx, "madvise(MADV_HUGEPAGE) on the storm regions");
+	}
+	return MM_PASS;
+}
+
+static void unmap_storm(struct state *s)
+{
+	for (int i = 0; i < s->pl.threads; i++) {
+		if (s->t[i].map)
+			munmap(s->t[i].map, s->t[i].n * s->pl.pmd);
+		s->t[i].map = NULL;
+	}
+}
+
+static uint16_t resident(const unsigned char *vec, size_t n)
+{
+	unsigned int r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r += vec[i] & 1;
+	return (uint16_t)r;
+}
+
+/*
+ * One faulting thread: a fresh region per fault, nothing but the one-byte
+ * write between the two clock reads. mincore() after the touch tells what
+ * the fault mapped: the whole region (a PMD THP), a smaller large folio
+ * (mTHP) or one page. The fill, if any, is outside the timed window.
+ */
+static int storm_task(struct mm_task *task)
+{
+	struct state *s = ((struct mm_ctx *)task->arg)->priv;
+	struct tbuf *t = &s->t[task->id];
+	struct slot *sl = task->slot;
+	size_t pmd = s->pl.pmd, npr = pmd / s->pl.page;
+	struct rusage r0, r1;
+
+	getrusage(RUSAGE_THREAD, &r0);
+	mm_task_start(task);
+	for (size_t i = 0; i < t->n; i++) {
+		char *p = t->map + i * pmd;
+		uint64_t t0 = mm_now_ns();
+
+		*(volatile char *)p = 1;
+		t->ns[i] = mm_now_ns() - t0;
+		if (mincore(p, pmd, t->vec) < 0) {
+			sl->err = errno;
+			break;
+		}
+		t->pages[i] = resident(t->vec, npr);
+		if (s->fill)
+			memset(p, 2, pmd);
+		sl->done = i + 1;
+	}
+	getrusage(RUSAGE_THREAD, &r1);
+	sl->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
+	return sl->err ? MM_FAIL : MM_PASS;
+}
+
+static enum fclass classify(const struct state *s, uint16_t pages)
+{
+	if (pages >= s->pl.pmd / s->pl.page)
+		return C_HUGE;
+	return pages > 1 ? C_MTHP : C_BASE;
+}
+
+/* ---------------------------------------------------------------- confirm */
+
+#define PM_PRESENT (1ull << 63)
+#define PM_PFN_MASK ((1ull << 55) - 1)
+#define KPF_COMPOUND_HEAD 15
+#define KPF_COMPOUND_TAIL 16
+#define KPF_THP 22
+
+/* Is the region one PMD-sized THP, by pagemap PFNs and kpageflags? */
+static int kpf_is_huge(int pm, int kf, const char *p, size_t npr, size_t page,
+		       uint64_t *ent, uint64_t *fl)
+{
+	size_t len = npr * sizeof(uint64_t);
+	uint64_t pfn0;
+
+	if (pread(pm, ent, len, (off_t)((uintptr_t)p / page * 8)) != (ssize_t)len)
+		return -1;
+	pfn0 = ent[0] & PM_PFN_MASK;
+	if (!(ent[0] & PM_PRESENT))
+		return 0;
+	if (!pfn0)
+		return -1;	/* PFNs hidden: no CAP_SYS_ADMIN */
+	for (size_t i = 1; i < npr; i++)
+		if (!(ent[i] & PM_PRESENT) || (ent[i] & PM_PFN_MASK) != pfn0 + i)
+			return 0;
+	if (pread(kf, fl, len, (off_t)(pfn0 * 8)) != (ssize_t)len)
+		return -1;
+	if (!(fl[0] & (1ull << KPF_COMPOUND_HEAD)) || !(fl[0] & (1ull << KPF_THP)))
+		return 0;
+	for (size_t i = 1; i < npr; i++)
+		if (!(fl[i] & (1ull << KPF_COMPOUND_TAIL)))
+			return 0;
+	return 1;
+}
+
+/* Regions whose mincore class disagrees with kpageflags; -1: unavailable. */
+static long kpf_mismatch(struct state *s)
+{
+	size_t npr = s->pl.pmd / s->pl.page;
+	uint64_t *ent = malloc(npr * 8), *fl = malloc(npr * 8);
+	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	int kf = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	long bad = 0;
+
+	for (int i = 0; i < s->pl.threads && bad >= 0; i++) {
+		struct tbuf *t = &s->t[i];
+
+		for (size_t k = 0; k < t->n && bad >= 0 && ent && fl && pm >= 0 && kf >= 0; k++) {
+			int h = kpf_is_huge(pm, kf, t->map + k * s->pl.pmd, npr,
+					    s->pl.page, ent, fl);
+
+			if (h < 0)
+				bad = -1;
+			else if (h != (classify(s, t->pages[k]) == C_HUGE))
+				bad++;
+		}
+	}
+	if (!ent || !fl || pm < 0 || kf < 0)
+		bad = -1;
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	free(ent);
+	free(fl);
+	return bad;
+}
+
+/* ---------------------------------------------------------------- results */
+
+/* NAME_count always; the latency figures only when there were faults. */
+static void emit_class(struct mm_ctx *ctx, const char *name, double *v, size_t n)
+{
+	static const double pct[] = { 50, 90, 99 };
+	char m[64];
+	double sum = 0;
+
+	snprintf(m, sizeof(m), "%s_count", name);
+	mm_emit(ctx, m, (double)n, "faults", MM_INFO);
+	if (!n)
+		return;
+	mm_sort_doubles(v, n);
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	snprintf(m, sizeof(m), "%s_mean", name);
+	mm_emit(ctx, m, sum / (double)n, "us", MM_LOWER);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(m, sizeof(m), "%s_p%.0f", name, pct[i]);
+		mm_emit(ctx, m, mm_percentile(v, n, pct[i]), "us", MM_LOWER);
+	}
+	snprintf(m, sizeof(m), "%s_max", name);
+	mm_emit(ctx, m, v[n - 1], "us", MM_LOWER);
+}
+
+/* Latencies by class, pct_huge; returns the huge fault count or -1. */
+static long emit_faults(struct mm_ctx *ctx, struct state *s)
+{
+	double *v[C_NCLASS + 1];
+	size_t n[C_NCLASS + 1] = { 0 };
+	long ret = -1;
+
+	for (int c = 0; c <= C_NCLASS; c++)
+		v[c] = malloc(s->pl.nregions * sizeof(double));
+	for (int c = 0; c <= C_NCLASS; c++)
+		if (!v[c])
+			goto out;
+	for (int i = 0; i < s->pl.threads; i++) {
+		for (size_t k = 0; k < s->t[i].n; k++) {
+			double us = (double)s->t[i].ns[k] / 1000.0;
+			enum fclass c = classify(s, s->t[i].pages[k]);
+
+			v[c][n[c]++] = us;
+			v[C_NCLASS][n[C_NCLASS]++] = us;
+		}
+	}
+	emit_class(ctx, "fault_base", v[C_BASE], n[C_BASE]);
+	emit_class(ctx, "fault_huge", v[C_HUGE], n[C_HUGE]);
+	if (s->pl.nmthp || n[C_MTHP])
+		emit_class(ctx, "fault_mthp", v[C_MTHP], n[C_MTHP]);
+	emit_class(ctx, "fault_both", v[C_NCLASS], n[C_NCLASS]);
+	mm_emit(ctx, "pct_huge", 100.0 * (double)n[C_HUGE] / (double)n[C_NCLASS],
+		"pct", MM_HIGHER);
+	if (s->pl.nmthp || n[C_MTHP])
+		mm_emit(ctx, "pct_mthp", 100.0 * (double)n[C_MTHP] / (double)n[C_NCLASS],
+			"pct", MM_HIGHER);
+	ret = (long)n[C_HUGE];
+out:
+	for (int c = 0; c <= C_NCLASS; c++)
+		free(v[c]);
+	return ret < 0 ? mm_err(ctx, "allocating latency arrays"), -1 : ret;
+}
+
+/* The vmstat figures of the storm, named as thpscale reports them. */
+static void emit_compaction(struct mm_ctx *ctx, const struct mm_phase *ph)
+{
+	static const char *const unit[N_NAMED] = {
+		"stalls", "count", "count", "pages", "pages", "pages", "pages",
+		"pages", "faults", "faults",
+	};
+	long long d[N_NAMED];
+	char m[96];
+
+	for (int i = 0; i < N_NAMED; i++) {
+		d[i] = mm_phase_vmstat(ph, counters[i]);
+		if (d[i] < 0)
+			mm_log(ctx, "/proc/vmstat has no %s on this kernel: not reported",
+			       counters[i]);
+		else
+			mm_emit(ctx, counters[i], (double)d[i], unit[i], MM_INFO);
+	}
+	/* Defined only when there was a stall / a free page scanned. */
+	if (d[0] > 0 && d[1] >= 0)
+		mm_emit(ctx, "compaction_efficiency", 100.0 * (double)d[1] / (double)d[0],
+			"pct", MM_HIGHER);
+	if (d[7] > 0 && d[6] >= 0)
+		mm_emit(ctx, "scan_efficiency", 100.0 * (double)d[6] / (double)d[7],
+			"pct", MM_INFO);
+	/* README: 64 B of struct page per PFN scanned by either scanner,
+	 * 8 KiB (read + write of a 4 KiB page) per page migrated. */
+	if (d[3] >= 0 && d[6] >= 0 && d[7] >= 0)
+		mm_emit(ctx, "compaction_cost",
+			((double)(d[6] + d[7]) * 64.0 + (double)d[3] * 8192.0) / 1048576.0,
+			"MiB", MM_LOWER);
+	for (int i = N_NAMED; counters[i]; i++) {
+		long long x = mm_phase_vmstat(ph, counters[i]);
+
+		snprintf(m, sizeof(m), "storm_vm_%s", counters[i]);
+		if (x >= 0)
+			mm_emit(ctx, m, (double)x, "count", MM_INFO);
+	}
+}
+
+static void mthp_stats(const struct state *s, long long st[][2])
+{
+	static const char *const f[2] = { "anon_fault_alloc", "anon_fault_fallback" };
+	char path[256], buf[64];
+
+	for (int i = 0; i < s->pl.nmthp; i++) {
+		for (int k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/stats/%s",
+				 s->pl.mthp_kb[i], f[k]);
+			st[i][k] = mm_read_file(path, buf, sizeof(buf)) == 0 ?
+				   strtoll(buf, NULL, 10) : -1;
+		}
+	}
+}
+
+static void emit_mthp_stats(struct mm_ctx *ctx, const struct state *s)
+{
+	long long now[MAX_MTHP][2];
+	char m[96];
+
+	mthp_stats(s, now);
+	for (int i = 0; i < s->pl.nmthp; i++) {
+		for (int k = 0; k < 2; k++) {
+			if (now[i][k] < 0 || s->mthp_stat0[i][k] < 0)
+				continue;
+			snprintf(m, sizeof(m), "mthp_%ukB_anon_fault_%s", s->pl.mthp_kb[i],
+				 k ? "fallback" : "alloc");
+			mm_emit(ctx, m, (double)(now[i][k] - s->mthp_stat0[i][k]),
+				"faults", MM_INFO);
+		}
+	}
+}
+
+/* Cross-check the mincore classes against the kernel's own accounting. */
+static void emit_confirm(struct mm_ctx *ctx, struct state *s, long huge)
+{
+	long long kb = 0;
+	long kpf;
+
+	for (int i = 0; i < s->pl.threads; i++) {
+		long long x = mm_smaps_kb(s->t[i].map, s->t[i].n * s->pl.pmd,
+					  "AnonHugePages:");
+
+		kb = x < 0 || kb < 0 ? -1 : kb + x;
+	}
+	if (kb >= 0)
+		mm_emit(ctx, "classify_mismatch_smaps",
+			(double)labs(kb / (long long)(s->pl.pmd >> 10) - huge), "faults",
+			MM_INFO);
+	if (!s->root)
+		return;
+	kpf = kpf_mismatch(s);
+	if (kpf >= 0)
+		mm_emit(ctx, "classify_mismatch_kpageflags", (double)kpf, "faults",
+			MM_INFO);
+}
+
+static void emit_samples(struct mm_ctx *ctx, const struct state *s)
+{
+	for (int i = 0; i < s->pl.threads; i++)
+		for (size_t k = 0; k < s->t[i].n; k++)
+			mm_sample(ctx, i, class_name[classify(s, s->t[i].pages[k])],
+				  s->t[i].ns[k]);
+}
+
+/* ---------------------------------------------------------------- run */
+
+/*
+ * Free page reporting (virtio_balloon) hands free high-order blocks back to
+ * the hypervisor, which faults them in again on the next touch: a THP
+ * fault on reported memory also pays for the host. Some guest kernels
+ * count the reported memory; where they do, the storm's share is shown.
+ */
+#define REPORTED_KIB "/sys/module/page_reporting/parameters/reported_kib"
+
+static long long host_reported_kib(void)
+{
+	char buf[64];
+
+	if (mm_read_file(REPORTED_KIB, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+/* What else ran during the storm: preemptions, minor faults, the host. */
+static void emit_storm_context(struct mm_ctx *ctx, struct state *s,
+			       struct mm_team *team, const struct mm_phase *ph,
+			       long long rep0)
+{
+	long long rep1 = host_reported_kib();
+	long nivcsw = 0;
+
+	for (int i = 0; i < s->pl.threads; i++)
+		nivcsw += ((struct slot *)mm_team_slot(team, i))->nivcsw;
+	mm_emit(ctx, "storm_time", (double)mm_phase_ns(ph), "ns", MM_INFO);
+	mm_emit(ctx, "storm_minflt", (double)mm_phase_minflt(ph), "faults", MM_INFO);
+	mm_emit(ctx, "storm_nivcsw", (double)nivcsw, "switches", MM_INFO);
+	if (rep0 >= 0 && rep1 >= rep0)
+		mm_emit(ctx, "storm_host_reported", (double)(rep1 - rep0), "KiB",
+			MM_INFO);
+}
+
+
+static int team_error(struct mm_ctx *ctx, struct state *s, struct mm_team *team)
+{
+	for (int i = 0; team && i < s->pl.threads; i++) {
+		struct slot *sl = mm_team_slot(team, i);
+
+		if (sl->err) {
+			errno = sl->err;
+			return mm_err(ctx, "thread %d: mincore after fault %zu", i, sl->done);
+		}
+	}
+	return mm_fail(ctx, "a faulting thread failed");
+}
+
+static int thp_run(struct mm_ctx *ctx)
+{
+	struct state *s = ctx->priv;
+	struct mm_team_opts o = {
+		.ntasks = s->pl.threads, .threads = true, .pin = true,
+		.slot_size = sizeof(struct slot), .fn = storm_task, .arg = ctx,
+	};
+	struct mm_team *team = NULL;
+	struct mm_phase ph;
+	long long rep0;
+	long huge;
+	int ret;
+
+	ret = setup_iteration(ctx, s);
+	if (ret == MM_PASS)
+		ret = map_storm(ctx, s);
+	if (ret != MM_PASS)
+		goto out;
+	mthp_stats(s, s->mthp_stat0);
+	rep0 = host_reported_kib();
+	mm_phase_begin(&ph, "storm", RUSAGE_SELF, counters);
+	mm_measure_begin(ctx);
+	ret = mm_team_run(ctx, &o, &team);
+	mm_phase_end(&ph);
+	mm_measure_end(ctx, (double)s->pl.nregions, "fault");
+	if (ret != MM_PASS) {
+		ret = team_error(ctx, s, team);
+		goto out;
+	}
+	/* The fragmenting memory goes first: smaps is short again. */
+	release_frag(s);
+	huge = emit_faults(ctx, s);
+	if (huge < 0) {
+		ret = MM_FAIL;
+		goto out;
+	}
+	emit_compaction(ctx, &ph);
+	emit_mthp_stats(ctx, s);
+	emit_confirm(ctx, s, huge);
+	emit_storm_context(ctx, s, team, &ph, rep0);
+	if (s->raw)
+		emit_samples(ctx, s);
+out:
+	mm_team_free(team);
+	unmap_storm(s);
+	release_frag(s);
+	return ret;
+}
+
+const struct workload wl_thp_storm = {
+	.name = "thp_storm",
+	.desc = "THP fault storms under fragmentation, with compaction statistics (thpscale)",
+	.params = params,
+	.needs = MM_NEED_THP,
+	.probe = thp_probe,
+	.prepare = thp_prepare,
+	.run = thp_run,
+	.cleanup = thp_cleanup,
+};
