@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CSV files of the nightly job through libcsv. See csvio.h.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "csvio.h"
+
+/* history.csv grows by one line a night: this is decades of them. */
+#define TAB_MAX_BYTES (256L << 20)
+
+static int seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ------------------------------------------------------------ reading */
+
+struct tab_parse {
+	struct tab *t;
+	char **fields;
+	int n, cap;
+	long line;		/* physical line being fed to the parser */
+	bool header_done, failed, oom;
+	const char *const *cols;
+};
+
+static void tp_field(void *s, size_t len, void *data)
+{
+	struct tab_parse *p = data;
+	char *f;
+
+	if (p->failed)
+		return;
+	if (p->n == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 16;
+		char **nf = realloc(p->fields, cap * sizeof(*nf));
+
+		if (!nf)
+			goto oom;
+		p->fields = nf;
+		p->cap = cap;
+	}
+	f = malloc(len + 1);
+	if (!f)
+		goto oom;
+	memcpy(f, s ? s : "", len);
+	f[len] = '\0';
+	p->fields[p->n++] = f;
+	return;
+oom:
+	p->failed = p->oom = true;
+}
+
+static void drop_fields(struct tab_parse *p)
+{
+	while (p->n > 0)
+		free(p->fields[--p->n]);
+}
+
+static int check_header(struct tab_parse *p)
+{
+	struct tab *t = p->t;
+	int i;
+
+	if (!p->cols)
+		return 0;
+	for (i = 0; p->cols[i]; i++)
+		if (i >= p->n || strcmp(p->fields[i], p->cols[i]))
+			break;
+	if (!p->cols[i] && i == p->n)
+		return 0;
+	if (!p->cols[i])
+		return seterr(t->err, sizeof(t->err), "%s:%ld: header: unexpected column %d '%s'",
+			      t->path, p->line, i + 1, p->fields[i]);
+	return seterr(t->err, sizeof(t->err), "%s:%ld: header: column %d is '%s', expected '%s'",
+		      t->path, p->line, i + 1, i < p->n ? p->fields[i] : "(missing)",
+		      p->cols[i]);
+}
+
+static void tp_row(int c, void *data)
+{
+	struct tab_parse *p = data;
+	struct tab *t = p->t;
+	struct tab_row *r;
+
+	(void)c;
+	if (p->failed)
+		goto out;
+	if (!p->header_done) {
+		p->header_done = true;
+		if (check_header(p)) {
+			p->failed = true;
+			goto out;
+		}
+		t->hdr = p->fields;
+		t->ncols = p->n;
+		p->fields = NULL;
+		p->n = p->cap = 0;
+		return;
+	}
+	if (p->n != t->ncols) {
+		seterr(t->err, sizeof(t->err), "%s:%ld: %d fields, the header has %d",
+		       t->path, p->line, p->n, t->ncols);
+		p->failed = true;
+		goto out;
+	}
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct tab_row *nr = realloc(t->rows, cap * sizeof(*nr));
+
+		if (!nr) {
+			p->failed = p->oom = true;
+			goto out;
+		}
+		t->rows = nr;
+		t->cap = cap;
+	}
+	r = &t->rows[t->nrows++];
+	r->f = p->fields;
+	r->n = p->n;
+	r->line = p->line;
+	p->fields = NULL;
+	p->n = p->cap = 0;
+	return;
+out:
+	drop_fields(p);
+}
+
+static int read_all(struct tab *t, const char *path, bool missing_ok, char **buf, size_t *len)
+{
+	struct stat st;
+	ssize_t n;
+	size_t off = 0;
+	int fd;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT && missing_ok)
+			return 0;
+		return seterr(t->err, sizeof(t->err), "%s: %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > TAB_MAX_BYTES) {
+		close(fd);
+		return seterr(t->err, sizeof(t->err), "%s: not a regular file of at most %ld MiB",
+			      path, TAB_MAX_BYTES >> 20);
+	}
+	*buf = malloc(st.st_size + 1);
+	if (!*buf) {
+		close(fd);
+		return seterr(t->err, sizeof(t->err), "%s: out of memory", path);
+	}
+	while (off < (size_t)st.st_size && (n = read(fd, *buf + off, st.st_size - off)) > 0)
+		off += n;
+	close(fd);
+	*len = off;
+	return 0;
+}
+
+/* Feed buf[0..len) line by line, so that errors and rows carry a line. */
+static int parse_lines(struct tab_parse *p, struct csv_parser *cp, const char *buf, size_t len)
+{
+	struct tab *t = p->t;
+	size_t off = 0;
+
+	while (off < len && !p->failed) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - (buf + off)) + 1 : len - off;
+
+		p->line++;
+		if (csv_parse(cp, buf + off, n, tp_field, tp_row, p) != n) {
+			seterr(t->err, sizeof(t->err), "%s:%ld: not valid CSV: %s", t->path,
+			       p->line, csv_strerror(csv_error(cp)));
+			return -1;
+		}
+		off += n;
+	}
+	if (!p->failed && csv_fini(cp, tp_field, tp_row, p)) {
+		seterr(t->err, sizeof(t->err), "%s:%ld: not valid CSV: %s", t->path, p->line,
+		       csv_strerror(csv_error(cp)));
+		return -1;
+	}
+	if (p->oom)
+		seterr(t->err, sizeof(t->err), "%s: out of memory", t->path);
+	return p->failed ? -1 : 0;
+}
+
+int tab_load(struct tab *t, const char *path, const char *const *cols, bool missing_ok)
+{
+	struct tab_parse p = { .t = t, .cols = cols };
+	struct csv_parser cp;
+	char *buf;
+	size_t len, keep;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->path = strdup(path);
+	if (!t->path)
+		return seterr(t->err, sizeof(t->err), "out of memory");
+	if (read_all(t, path, missing_ok, &buf, &len))
+		return -1;
+	/* A last line without its newline was never completely written. */
+	for (keep = len; keep > 0 && buf[keep - 1] != '\n'; keep--)
+		;
+	if (keep < len) {
+		t->torn = true;
+		t->torn_line = 1;
+		for (size_t i = 0; i < keep; i++)
+			t->torn_line += buf[i] == '\n';
+	}
+	if (csv_init(&cp, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
+		free(buf);
+		return seterr(t->err, sizeof(t->err), "out of memory");
+	}
+	rc = parse_lines(&p, &cp, buf, keep);
+	csv_free(&cp);
+	drop_fields(&p);
+	free(p.fields);
+	free(buf);
+	if (!rc && !p.header_done && cols && keep) {
+		rc = seterr(t->err, sizeof(t->err), "%s: no header line", path);
+	}
+	return rc;
+}
+
+void tab_free(struct tab *t)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < t->rows[i].n; j++)
+			free(t->rows[i].f[j]);
+		free(t->rows[i].f);
+	}
+	for (j = 0; j < t->ncols; j++)
+		free(t->hdr[j]);
+	free(t->hdr);
+	free(t->rows);
+	free(t->path);
+	memset(t, 0, sizeof(*t));
+}
+
+int tab_col(const struct tab *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (!strcmp(t->hdr[i], name))
+			return i;
+	return -1;
+}
+
+const char *tab_get(const struct tab *t, const struct tab_row *r, const char *name)
+{
+	int c = tab_col(t, name);
+
+	return c >= 0 && c < r->n ? r->f[c] : NULL;
+}
+
+/* ------------------------------------------------------------ writing */
+
+/* libcsv trims unquoted surrounding blanks when reading: quote those too. */
+static bool needs_quotes(const char *s)
+{
+	size_t n = strlen(s);
+
+	return strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[0] == '\t' ||
+					       s[n - 1] == ' ' || s[n - 1] == '\t'));
+}
+
+char *tab_line(const char *const *fields, int n)
+{
+	size_t len = 2, off = 0;
+	char *buf;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += 2 * strlen(fields[i] ? fields[i] : "") + 3;
+	buf = malloc(len);
+	if (!buf)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const char *f = fields[i] ? fields[i] : "";
+
+		if (i)
+			buf[off++] = ',';
+		if (needs_quotes(f)) {
+			off += csv_write(buf + off, len - off, f, strlen(f));
+		} else {
+			memcpy(buf + off, f, strlen(f));
+			off += strlen(f);
+		}
+	}
+	buf[off++] = '\n';
+	buf[off] = '\0';
+	return buf;
+}
+
+int tab_lock(const char *path, int timeout_s, char *err, size_t errlen)
+{
+	char lp[4200];
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	int fd, i;
+
+	snprintf(lp, sizeof(lp), "%s.lock", path);
+	fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return seterr(err, errlen, "%s: %s", lp, strerror(errno));
+	for (i = 0; i < timeout_s * 20; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	seterr(err, errlen, "%s: could not lock it within %d s: %s", lp, timeout_s,
+	       errno == EWOULDBLOCK ? "another writer holds it" : strerror(errno));
+	close(fd);
+	return -1;
+}
+
+void tab_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= w;
+	}
+	return 0;
+}
+
+/* Cut a torn last line (no newline): it was never a complete row. */
+static int cut_torn(int fd, off_t size, const char *path, char *warn, size_t warnlen)
+{
+	char c;
+	off_t end = size;
+
+	while (end > 0) {
+		if (pread(fd, &c, 1, end - 1) != 1)
+			return -1;
+		if (c == '\n')
+			break;
+		end--;
+	}
+	if (end == size)
+		return 0;
+	if (ftruncate(fd, end))
+		return -1;
+	snprintf(warn, warnlen, "%s: removed a torn last line (%lld bytes without a newline)",
+		 path, (long long)(size - end));
+	return 0;
+}
+
+int tab_append(const char *path, const char *hdr_line, const char *line, char *err,
+	       size_t errlen, char *warn, size_t warnlen)
+{
+	struct stat st;
+	int fd;
+
+	if (warn && warnlen)
+		warn[0] = '\0';
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &st))
+		goto fail;
+	if (st.st_size > 0 && cut_torn(fd, st.st_size, path, warn, warnlen))
+		goto fail;
+	if (fstat(fd, &st) || (st.st_size == 0 && write_all(fd, hdr_line, strlen(hdr_line))))
+		goto fail;
+	if (write_all(fd, line, strlen(line)) || fsync(fd))
+		goto fail;
+	close(fd);
+	return 0;
+fail:
+	seterr(err, errlen, "%s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+static int fsync_dir(const char *path)
+{
+	char *d = strdup(path);
+	int fd, rc = -1;
+
+	if (!d)
+		return -1;
+	fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		rc = fsync(fd);
+		close(fd);
+	}
+	free(d);
+	return rc;
+}
+
+static int write_rows(int fd, const char *const *hdr, int ncols,
+		      const struct tab_row *const *rows, size_t nrows)
+{
+	char *l = tab_line(hdr, ncols);
+	size_t i;
+	int rc = l ? write_all(fd, l, strlen(l)) : -1;
+
+	free(l);
+	for (i = 0; !rc && i < nrows; i++) {
+		l = tab_line((const char *const *)rows[i]->f, rows[i]->n);
+		rc = l ? write_all(fd, l, strlen(l)) : -1;
+		free(l);
+	}
+	return rc;
+}
+
+int tab_rewrite(const char *path, const char *const *hdr, int ncols,
+		const struct tab_row *const *rows, size_t nrows, char *err, size_t errlen)
+{
+	char tmp[4200];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+	if (write_rows(fd, hdr, ncols, rows, nrows) || fsync(fd)) {
+		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	if (rename(tmp, path)) {
+		seterr(err, errlen, "rename %s to %s: %s", tmp, path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	fsync_dir(path);
+	return 0;
+}

@@ -1,0 +1,39 @@
+# tools/mmtrend: the nightly job's C tools. mmtrend (trend plots and the
+# index of regressions), mmhistory (every CSV read and write of
+# tools/nightly) and mmsynth (synthetic result sets for the tests).
+# mmtrend reuses mmcompare's result-set reader and comparison code, so the
+# trend marks the same lines mmcompare would.
+
+MMT := tools/mmtrend
+# libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
+# stats.o) and the random numbers of mmsynth.
+MMT_LIBS := -lcsv -lgsl -lgslcblas -lm
+MMT_COMMON := $(MMT)/csvio.o $(MMT)/history.o $(MMT)/judge.o
+MMT_PROGS := $(MMT)/mmtrend $(MMT)/mmhistory $(MMT)/mmsynth
+
+ALL_TARGETS += $(MMT)/mmhistory $(MMT)/mmsynth
+CLEAN_FILES += $(MMT_PROGS) $(MMT_PROGS:%=%-san)
+
+$(MMT)/%.o: $(MMT)/%.c
+	$(CC) $(CFLAGS) -I$(MMC) -c -o $@ $<
+
+$(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
+
+$(MMT)/mmsynth: $(MMT)/mmsynth.o $(MMT_COMMON)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
+
+$(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMC_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
+
+# The tests run the ASan/UBSan builds on their bad inputs and crashes.
+$(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -o $@ $^ $(MMT_LIBS)
+
+$(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
+		$(MMC_CORE:%=$(MMC)/%.c)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMC) -o $@ $^ $(MMT_LIBS)
+
+CHECK_DEPS += $(MMT)/mmhistory-san
+
+-include $(wildcard $(MMT)/*.d)
