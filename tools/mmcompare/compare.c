@@ -51,8 +51,8 @@ static void pct_change(enum rs_better better, double b, double x, struct cmp_cel
 		c->pct = 0;
 		return;
 	}
-	c->pct_ok = true;
 	c->pct = (better == RS_LOWER ? b - x : x - b) / fabs(b) * 100.0;
+	c->pct_ok = isfinite(c->pct);	/* a base near 0 can overflow it */
 }
 
 static bool is_better(enum rs_better better, const struct cmp_cell *c)

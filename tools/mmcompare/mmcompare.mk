@@ -10,7 +10,7 @@ MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o)
 
 ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot
 CHECK_DEPS += tests/compare/mmcompare.asan tests/compare/mmplot.asan \
-	tests/compare/stats_unit.asan
+	tests/compare/stats_unit.asan $(MMC)/fuzz_reader
 CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/fuzz_reader \
 	$(MMC)/gen_synth $(MMC)/runstat tests/compare/*.asan
 

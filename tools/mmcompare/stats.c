@@ -6,6 +6,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <float.h>
 #include <math.h>
 
 #include "stats.h"
@@ -36,14 +37,28 @@ static void hmean_ci(const double *v, size_t n, double tq, struct st_summary *s)
 	}
 }
 
+/* n / sum(1/x), scaled by the smallest x (v is sorted) so 1/x cannot overflow. */
 static double harmonic(const double *v, size_t n)
 {
 	double sum = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		sum += 1.0 / v[i];
-	return n / sum;
+		sum += v[0] / v[i];
+	return v[0] * (n / sum);
+}
+
+/*
+ * Values near DBL_MAX are finite in the file but overflow in a variance or
+ * a midpoint: anything that did not stay finite is not claimed at all.
+ */
+static void summary_finite(struct st_summary *s)
+{
+	if (!isfinite(s->median))	/* (a + b) / 2 overflowed */
+		s->median = s->median > 0 ? DBL_MAX : -DBL_MAX;
+	s->sd_ok &= isfinite(s->sd);
+	s->cov_ok &= s->sd_ok && isfinite(s->cov);
+	s->ci_ok &= s->sd_ok && isfinite(s->ci_lo) && isfinite(s->ci_hi);
 }
 
 void st_summarize(double *v, size_t n, bool hmean, double alpha, struct st_summary *s)
@@ -57,12 +72,18 @@ void st_summarize(double *v, size_t n, bool hmean, double alpha, struct st_summa
 	s->min = v[0];
 	s->max = v[n - 1];
 	s->median = gsl_stats_median_from_sorted_data(v, 1, n);
+	if (!isfinite(s->median))
+		s->median = v[(n - 1) / 2] / 2 + v[n / 2] / 2;
 	s->amean = gsl_stats_mean(v, 1, n);
 	s->hmean = hmean && s->min > 0;
 	s->mean = s->hmean ? harmonic(v, n) : s->amean;
 	if (n < 2)
 		return;
 	s->sd = gsl_stats_sd_m(v, 1, n, s->amean);
+	if (!isfinite(s->sd)) {
+		summary_finite(s);
+		return;
+	}
 	s->sd_ok = true;
 	if (s->mean != 0) {
 		s->cov = 100.0 * s->sd / fabs(s->mean);
@@ -76,6 +97,7 @@ void st_summarize(double *v, size_t n, bool hmean, double alpha, struct st_summa
 		s->ci_hi = s->amean + tq * s->sd / sqrt((double)n);
 		s->ci_ok = true;
 	}
+	summary_finite(s);
 }
 
 /*
@@ -97,7 +119,7 @@ void st_welch_moments(double ma, double sa, size_t na, double mb, double sb, siz
 	double va, vb, r, tq;
 
 	*w = (struct st_welch){ 0 };
-	if (na < 2 || nb < 2)
+	if (na < 2 || nb < 2 || !isfinite(sa) || !isfinite(sb) || !isfinite(mb - ma))
 		return;
 	w->ok = true;
 	w->diff = mb - ma;
@@ -123,6 +145,10 @@ void st_welch_moments(double ma, double sa, size_t na, double mb, double sb, siz
 	tq = st_t_upper(alpha / 2, w->df);
 	w->ci_lo = w->diff - tq * w->se;
 	w->ci_hi = w->diff + tq * w->se;
+	/* se, df or the interval overflowed: claim nothing */
+	if (!isfinite(w->se) || !isfinite(w->df) || !isfinite(w->p) || !isfinite(w->t) ||
+	    !isfinite(w->ci_lo) || !isfinite(w->ci_hi))
+		*w = (struct st_welch){ 0 };
 }
 
 void st_welch(const struct st_summary *a, const struct st_summary *b, double alpha,

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for the result-set reader (built as fuzz_reader with
+ * clang -fsanitize=fuzzer,address,undefined; tests/compare/test_fuzz.sh
+ * runs it for a bounded time).
+ *
+ * The first input byte picks the schema file (results.csv, meta.csv or
+ * samples.csv), the rest is its content. Whatever parses is taken through
+ * the whole pipeline mmcompare runs: a second side, rs_finish(), the
+ * meta-fact comparison and the statistics of every line.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static const char good_results[] =
+	"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n"
+	"1,r,base,k,w,\"threads=1\",0,m,1,ns,lower\n"
+	"1,r,base,k,w,\"threads=2\",0,m,2,ns,lower\n";
+static const char good_meta[] = "key,value\nschema,1\ncpus,2\nthp_enabled,madvise\n";
+
+/* A run whose results.csv is buf (and meta.csv meta when given). */
+static int add_run(struct rs_set *s, enum rs_kind kind, const uint8_t *buf, size_t len)
+{
+	int run = rs_new_run(s, "fuzz/results.csv");
+
+	if (run < 0)
+		return -1;
+	if (kind == RS_RESULTS)
+		return rs_parse_buf(s, RS_RESULTS, "fuzz/results.csv", buf, len, run);
+	if (rs_parse_buf(s, RS_RESULTS, "fuzz/results.csv", good_results,
+			 strlen(good_results), run))
+		return -1;
+	return rs_parse_buf(s, kind, kind == RS_META ? "fuzz/meta.csv" : "fuzz/samples.csv",
+			    buf, len, run);
+}
+
+/* What mmcompare prints must be finite: "nan" and "inf" appear nowhere. */
+static void check_finite(const struct cmp *c)
+{
+	for (size_t k = 0; k < c->nrows; k++) {
+		for (int i = 0; i < c->nsides; i++) {
+			const struct cmp_cell *x = &c->rows[k].cell[i];
+			const struct st_summary *s = &x->sum;
+			const struct st_welch *w = &x->w;
+
+			if (!x->present)
+				continue;
+			if (!isfinite(s->mean) || !isfinite(s->amean) || !isfinite(s->min) ||
+			    !isfinite(s->median) || !isfinite(s->max) ||
+			    (s->sd_ok && !isfinite(s->sd)) || (s->cov_ok && !isfinite(s->cov)) ||
+			    (s->ci_ok && !(isfinite(s->ci_lo) && isfinite(s->ci_hi))) ||
+			    (x->pct_ok && !isfinite(x->pct)) ||
+			    (w->ok && !(isfinite(w->p) && isfinite(w->diff) &&
+					isfinite(w->ci_lo) && isfinite(w->ci_hi))) ||
+			    (w->df_ok && !isfinite(w->df)) || (w->t_ok && !isfinite(w->t)))
+				abort();
+		}
+	}
+}
+
+static void pipeline(struct rs_set *s)
+{
+	struct cmp_meta m;
+	struct cmp c;
+
+	if (rs_finish(s))
+		return;
+	if (!cmp_meta(s, &m))
+		cmp_meta_free(&m);
+	if (!cmp_build(&c, s, 0.05))
+		check_finite(&c);
+	cmp_free(&c);		/* cmp_build() leaves it freeable either way */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	enum rs_kind kind;
+	struct rs_set s;
+
+	if (!size)
+		return 0;
+	kind = data[0] % RS_NKINDS;
+	/* one side per argument: the same labels still make two sides */
+	rs_init(&s, RS_PER_ARG | RS_SAMPLES);
+	if (!add_run(&s, kind, data + 1, size - 1)) {
+		s.cur_arg++;
+		if (add_run(&s, RS_META, (const uint8_t *)good_meta, strlen(good_meta)) == 0)
+			pipeline(&s);
+	}
+	rs_free(&s);
+	return 0;
+}
