@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Install the Debian packages mmbench needs, quietly, only those missing.
 # Usage: tools/deps.sh [--check] [GROUP...]
-#   groups: build (default), test, vm, all
+#   groups: build (default), test, vm, kbuild, kbuild-test, all
 #   --check  only report; exit 1 and print the apt-get command if any is missing
 set -u
 build_pkgs="gcc make pkg-config libnuma-dev libhwloc-dev libcsv-dev libgsl-dev gnuplot-nox"
 test_pkgs="clang libclang-rt-14-dev"
 vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod e2fsprogs debian-archive-keyring"
+# tools/kbuild: what a kernel build needs (libelf for objtool, libssl for
+# the signing tools), patch/git for the series, rsync for the cached trees;
+# its test builds from Debian's linux-source-6.1.
+kbuild_pkgs="gcc make bc bison flex libelf-dev libssl-dev cpio xz-utils zstd bzip2 rsync patch git"
+kbuild_test_pkgs="linux-source-6.1"
 
 check=0
 groups=()
 for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
-	build|test|vm|all) groups+=("$a") ;;
+	build|test|vm|kbuild|kbuild-test|all) groups+=("$a") ;;
 	*) echo "deps.sh: unknown argument '$a'" >&2; exit 2 ;;
 	esac
 done
@@ -25,7 +30,9 @@ for g in "${groups[@]}"; do
 	build) want="$want $build_pkgs" ;;
 	test) want="$want $build_pkgs $test_pkgs" ;;
 	vm) want="$want $vm_pkgs" ;;
-	all) want="$want $build_pkgs $test_pkgs $vm_pkgs" ;;
+	kbuild) want="$want $kbuild_pkgs" ;;
+	kbuild-test) want="$want $kbuild_pkgs $kbuild_test_pkgs" ;;
+	all) want="$want $build_pkgs $test_pkgs $vm_pkgs $kbuild_pkgs $kbuild_test_pkgs" ;;
 	esac
 done
 
