@@ -176,7 +176,7 @@ run_one()
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
 		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" --quiet
 	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
-	vm_log "$rel: $(awk -F= '$1 != "accel" { printf "%s%s %ss", s, $1, $2; s = ", " }' \
+	vm_log "$rel: $(awk -F= '$1 != "accel" && $1 !~ /epoch/ { printf "%s%s %ss", s, $1, $2; s = ", " }' \
 		"$wd/timings" | sed 's/_s / /g'); $st"
 	out=$("$VM_DIR/demux" "$wd/mirror.out" "$root" "${label:-$rel}" \
 		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || { rm -rf "$wd"; return 1; }
