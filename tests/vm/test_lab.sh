@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The VM lab end to end: Debian bookworm's kernel (6.1) under QEMU with two
+# emulated NUMA nodes, the pageout workload inside it on ext4 over a RAM
+# disk, results brought home; then guest-side failures (a failing case, a
+# guest that never powers off, a panic, a run past its deadline) must come
+# back as failures with the console's tail, never as a hang.
+. "$(dirname "$0")/../lib.sh"
+vm=$TOP/tools/vm
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+export MMBENCH
+
+kd=$("$vm/fetch-kernel" bookworm 2>"$t/err") || {
+	fail "lab: bookworm kernel" "$(tail -3 "$t/err")"; finish; }
+rel=$(cat "$kd/release")
+accel=$("$vm/kvm-probe" -k "$kd/vmlinuz")
+
+cat >"$t/tiny" <<'EOT'
+# 16 MiB file, one instance: MADV_PAGEOUT of a file-backed private mapping
+pageout -p size_mb=16 -p duration_s=1 -p instances=1 -i 2 -w 0
+EOT
+
+# lab NAME LIMIT ARGS...: run the lab under a hard limit; rc in $rc,
+# stdout in $t/out, stderr in $t/err, the result directory in $dir.
+lab() {
+	local name=$1 limit=$2; shift 2
+	timeout -k 5 "$limit" "$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	dir=$(sed -n 's/^results: //p' "$t/out" | tail -n1)
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		fail "$name: not a hang" "still running after ${limit}s: $(tail -5 "$t/err")"
+		return 1
+	fi
+	return 0
+}
+meta() { awk -F, -v k="$1" '$1 == k { v = substr($0, length(k) + 2) } END { print v }' "$dir/meta.csv"; }
+
+# ---- a normal run, through run.sh's front door
+lab "run" 240 "$TOP/run.sh" --vm bookworm --suite "$t/tiny" --out "$t/res"
+[ $rc = 0 ] && [ -d "$dir" ] && pass "run: ./run.sh --vm bookworm ran the suite ($accel)" ||
+	fail "run: exit status" "rc=$rc $(tail -25 "$t/err")"
+if [ -d "$dir" ]; then
+	[ "$(basename "$(dirname "$dir")")" = "$rel" ] && [ "$(basename "$dir")" = "$(meta run_id)" ] &&
+		pass "run: results in ROOT/$rel/<run_id>" || fail "run: directory" "$dir"
+	n=$(awk -F, 'NR > 1' "$dir/results.csv" | wc -l)
+	bad=$(awk -F, -v r="$rel" 'NR > 1 && ($4 != r || $3 != r)' "$dir/results.csv" | wc -l)
+	[ "$n" -gt 0 ] && [ "$bad" = 0 ] &&
+		pass "run: $n rows came back, kernel and label $rel (the guest's)" ||
+		fail "run: rows" "$n rows, $bad with another kernel"
+	po=$(awk -F, '$8 == "pages_out_per_s" && $9 > 0' "$dir/results.csv" | wc -l)
+	[ "$po" = 2 ] && [ "$(meta vm_results_fs)" = ext4 ] &&
+		pass "run: pages paged out of ext4's page cache on the RAM disk" ||
+		fail "run: pageout in the guest" "pages_out rows>0: $po, fs $(meta vm_results_fs)"
+	[ "$(meta numa_nodes)" = 2 ] && [ "$(meta vm_nodes)" = 2 ] &&
+		[ "$(meta node_mem_mb | tr ';' '\n' | wc -l)" = 2 ] &&
+		pass "meta: 2 NUMA nodes seen by the guest ($(meta node_mem_mb))" ||
+		fail "meta: nodes" "numa_nodes=$(meta numa_nodes) node_mem_mb=$(meta node_mem_mb)"
+	[ "$(meta vm)" = qemu ] && [ "$(meta vm_accel)" = "$accel" ] &&
+		[ "$(meta host_kernel)" = "$(uname -r)" ] && [ "$(meta kernel_release)" = "$rel" ] &&
+		pass "meta: vm=qemu, vm_accel=$accel, host_kernel, guest kernel_release" ||
+		fail "meta: vm facts" "vm=$(meta vm) accel=$(meta vm_accel) host=$(meta host_kernel)"
+	[ "$(meta numa_balancing)" = 0 ] && [ "$(meta vm_tracefs)" = /sys/kernel/tracing ] &&
+		pass "meta: numa_balancing off in the guest, tracefs mounted" ||
+		fail "meta: guest setup" "numa_balancing=$(meta numa_balancing) tracefs=$(meta vm_tracefs)"
+	[ "$(grep -c '<object type="NUMANode"' "$dir/topology.xml" 2>/dev/null)" = 2 ] &&
+		pass "topology.xml: the guest's hwloc topology, 2 NUMA nodes" || fail "topology.xml" ""
+	[ "$(meta vm_status)" = ok ] && grep -q 'powered off' "$dir/run.log" &&
+		pass "run.log and meta: the guest finished and powered off" || fail "vm_status" "$(meta vm_status)"
+fi
+
+# ---- a case that fails inside the guest
+cat >"$t/failing" <<'EOT'
+pageout -p dir=/nonexistent -p size_mb=16 -p duration_s=1 -p instances=1 -i 1 -w 0
+EOT
+if lab "failing case" 180 "$vm/lab" --vm bookworm --suite "$t/failing" --out "$t/res"; then
+	[ $rc = 1 ] && grep -q 'exited 1' "$t/err" && grep -q "^  | .*/nonexistent" "$t/err" &&
+		pass "failing case: exit 1, reported with the guest console's tail" ||
+		fail "failing case" "rc=$rc $(tail -5 "$t/err")"
+	grep -q ',fail,' "$dir/cases.csv" 2>/dev/null && pass "failing case: cases.csv row came home" ||
+		fail "failing case: cases.csv" ""
+fi
+
+# ---- a guest that never powers off
+echo 'sleep 100000' >"$t/hang"
+if lab "no power-off" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" \
+	--vm-hook-post "$t/hang" --vm-poweroff-timeout 5; then
+	[ $rc = 1 ] && grep -q 'did not power off within 5s' "$t/err" && grep -q '^  | ' "$t/err" &&
+		pass "no power-off: a failure after 5 s, with the console's tail" ||
+		fail "no power-off" "rc=$rc $(tail -5 "$t/err")"
+	[ "$(meta vm_status)" = no-poweroff ] && [ "$(awk 'NR > 1' "$dir/results.csv" | wc -l)" -gt 0 ] &&
+		pass "no power-off: the rows already sent are kept" || fail "no power-off: rows" ""
+fi
+
+# ---- a guest kernel panic
+echo 'echo c >/proc/sysrq-trigger' >"$t/panic"
+if lab "panic" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" --vm-hook-pre "$t/panic"; then
+	[ $rc = 1 ] && grep -q 'panicked: Kernel panic - not syncing' "$t/err" &&
+		pass "panic: a failure, with the panic message" || fail "panic" "rc=$rc $(tail -5 "$t/err")"
+	[ "$(meta vm_status)" = panic ] && [ "$(meta kernel_release)" = "$rel" ] &&
+		grep -q 'Kernel panic' "$dir/vm-console.log" &&
+		pass "panic: recorded as a failed run (meta.csv, console log)" || fail "panic: record" ""
+fi
+
+# ---- a guest that runs past the deadline
+echo 'sleep 100000' >"$t/stall"
+if lab "deadline" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" \
+	--vm-hook-pre "$t/stall" --vm-timeout 25; then
+	[ $rc = 1 ] && grep -q 'did not finish within 25s' "$t/err" && [ "$(meta vm_status)" = timeout ] &&
+		pass "deadline: killed at --vm-timeout and reported" || fail "deadline" "rc=$rc $(tail -5 "$t/err")"
+fi
+
+# ---- a base/patched pair in one command: the release and a bzImage path
+# (with its module tree), one label each.
+if lab "pair" 300 "$TOP/run.sh" --vm-pair "bookworm,$kd/vmlinuz" --vm-module-dir "$kd/lib/modules/$rel" \
+	--label base --label patched --suite "$t/tiny" --out "$t/res"; then
+	b=$(grep -c "^results: $t/res/base/" "$t/out")
+	p=$(grep -c "^results: $t/res/patched/" "$t/out")
+	[ $rc = 0 ] && [ "$b" = 1 ] && [ "$p" = 1 ] &&
+		pass "pair: two runs back to back, labelled base and patched" ||
+		fail "pair" "rc=$rc base=$b patched=$p $(tail -5 "$t/err")"
+	[ "$(meta vm_kernel)" = "$kd/vmlinuz" ] && [ "$(meta vm_results_fs)" = ext4 ] &&
+		pass "pair: the bzImage path booted with its own modules" ||
+		fail "pair: path kernel" "vm_kernel=$(meta vm_kernel) fs=$(meta vm_results_fs)"
+fi
+finish
