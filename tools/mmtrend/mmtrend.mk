@@ -5,17 +5,20 @@
 # trend marks the same lines mmcompare would.
 
 MMT := tools/mmtrend
+# mmcompare's sources (tools/mmcompare/mmcompare.mk builds their objects).
+MMT_MMC := tools/mmcompare
+MMT_MMC_CORE := resultset stats compare csvout
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
 # stats.o) and the random numbers of mmsynth.
 MMT_LIBS := -lcsv -lgsl -lgslcblas -lm
 MMT_COMMON := $(MMT)/csvio.o $(MMT)/history.o $(MMT)/judge.o
 MMT_PROGS := $(MMT)/mmtrend $(MMT)/mmhistory $(MMT)/mmsynth
 
-ALL_TARGETS += $(MMT)/mmhistory $(MMT)/mmsynth
+ALL_TARGETS += $(MMT_PROGS)
 CLEAN_FILES += $(MMT_PROGS) $(MMT_PROGS:%=%-san)
 
 $(MMT)/%.o: $(MMT)/%.c
-	$(CC) $(CFLAGS) -I$(MMC) -c -o $@ $<
+	$(CC) $(CFLAGS) -I$(MMT_MMC) -c -o $@ $<
 
 $(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
@@ -23,7 +26,7 @@ $(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
 $(MMT)/mmsynth: $(MMT)/mmsynth.o $(MMT_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
-$(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMC_OBJS)
+$(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE:%=$(MMT_MMC)/%.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 # The tests run the ASan/UBSan builds on their bad inputs and crashes.
@@ -31,8 +34,8 @@ $(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
-		$(MMC_CORE:%=$(MMC)/%.c)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMC) -o $@ $^ $(MMT_LIBS)
+		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -o $@ $^ $(MMT_LIBS)
 
 CHECK_DEPS += $(MMT)/mmhistory-san
 
