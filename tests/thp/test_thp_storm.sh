@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# End-to-end: thp_storm on this machine, through the real driver and kernel.
+# Small sizes keep it under a minute; the full-size storm is the reproduce
+# suite's job.
+. "$(dirname "$0")/../lib.sh"
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+mkdir -p "$t/data"
+THP=/sys/kernel/mm/transparent_hugepage
+mode=$(sed 's/.*\[\(.*\)\].*/\1/' $THP/enabled 2>/dev/null)
+if [ -z "$mode" ] || [ "$mode" = never ]; then
+	skip "thp_storm" "THP is '${mode:-absent}' on this kernel"
+	exit 4
+fi
+size_mb=1024
+pmd_kb=$(( $(cat $THP/hpage_pmd_size) / 1024 ))
+regions=$(( size_mb * 1024 / pmd_kb / 2 ))
+
+run=$t/run
+"$MMBENCH" run thp_storm -p threads=1,2 -p size_mb=$size_mb -p raw=1 \
+	-p dir="$t/data" -i 2 -w 1 -o "$run" 2>"$t/err"
+rc=$?
+[ $rc -eq 0 ] && pass "run: threads=1,2 exits 0" || fail "run" "rc=$rc $(tail -3 "$t/err")"
+res=$run/results.csv
+[ "$(grep -c ',pass,' "$run/cases.csv")" = 2 ] && pass "cases: both thread counts passed" ||
+	fail "cases" "$(cat "$run/cases.csv")"
+
+# Every metric, for each thread count and iteration; the conditional ones
+# exactly when they are defined.
+awk -F, -v regions=$regions '
+	NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	END {
+		split("fault_base_count fault_huge_count fault_both_count fault_both_mean " \
+		      "fault_both_p50 fault_both_p90 fault_both_p99 fault_both_max pct_huge " \
+		      "compact_stall compact_success compact_fail pgmigrate_success " \
+		      "pgmigrate_fail compact_isolated compact_migrate_scanned " \
+		      "compact_free_scanned thp_fault_alloc thp_fault_fallback " \
+		      "compaction_cost storm_time", need, " ")
+		split("mean p50 p90 p99 max", stat, " ")
+		for (k in keys) {
+			n++
+			for (i in need) if (!has[k, need[i]]) { print "missing " need[i] " in " k; bad = 1 }
+			for (c = 1; c <= 2; c++) {
+				cl = c == 1 ? "fault_base" : "fault_huge"
+				for (s in stat)
+					if (has[k, cl "_" stat[s]] != (v[k, cl "_count"] > 0)) {
+						print cl "_" stat[s] " present=" has[k, cl "_" stat[s]] " with count " v[k, cl "_count"]; bad = 1 }
+			}
+			if (has[k, "compaction_efficiency"] != (v[k, "compact_stall"] > 0)) {
+				print "compaction_efficiency defined iff stalls, " k; bad = 1 }
+			if (has[k, "scan_efficiency"] != (v[k, "compact_free_scanned"] > 0)) {
+				print "scan_efficiency defined iff free pages scanned, " k; bad = 1 }
+		}
+		if (n != 4) { print n " case/iteration groups, expected 4"; bad = 1 }
+		exit bad
+	}' "$res" >"$t/why" && pass "metrics: all present per thread count and iteration, conditional ones iff defined" ||
+	fail "metrics" "$(head -5 "$t/why")"
+awk -F, 'NR > 1 && $9 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print; bad = 1 } END { exit bad }' "$res" >"$t/why" &&
+	pass "values: all numeric (no nan/inf)" || fail "values numeric" "$(head -1 "$t/why")"
+
+# Plausible values: the kernel's own counters agree with the classes.
+awk -F, -v regions=$regions '
+	NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	END {
+		split("compact_stall compact_success compact_fail pgmigrate_success " \
+		      "pgmigrate_fail compact_isolated compact_migrate_scanned " \
+		      "compact_free_scanned thp_fault_alloc thp_fault_fallback compaction_cost", ctr, " ")
+		for (k in keys) {
+			p = v[k, "pct_huge"]
+			if (p < 0 || p > 100) { print "pct_huge " p; bad = 1 }
+			if (p <= 0) { print "pct_huge 0 with MADV_HUGEPAGE in " k; bad = 1 }
+			if (v[k, "fault_both_count"] != regions) { print "faults " v[k, "fault_both_count"] " != " regions; bad = 1 }
+			if (v[k, "fault_base_count"] + v[k, "fault_huge_count"] + v[k, "fault_mthp_count"] != v[k, "fault_both_count"]) {
+				print "classes do not add up in " k; bad = 1 }
+			if (v[k, "thp_fault_alloc"] < v[k, "fault_huge_count"]) {
+				print "thp_fault_alloc " v[k, "thp_fault_alloc"] " < huge faults " v[k, "fault_huge_count"]; bad = 1 }
+			for (i in ctr) if (v[k, ctr[i]] < 0) { print ctr[i] " negative"; bad = 1 }
+			if (!(v[k, "fault_both_p50"] <= v[k, "fault_both_p90"] && v[k, "fault_both_p90"] <= v[k, "fault_both_p99"] &&
+			      v[k, "fault_both_p99"] <= v[k, "fault_both_max"] && v[k, "fault_both_mean"] <= v[k, "fault_both_max"] &&
+			      v[k, "fault_both_p50"] > 0)) { print "latency order broken in " k; bad = 1 }
+			if (v[k, "classify_mismatch_smaps"] != 0) { print "smaps disagrees: " v[k, "classify_mismatch_smaps"]; bad = 1 }
+			if (has[k, "classify_mismatch_kpageflags"] && v[k, "classify_mismatch_kpageflags"] != 0) {
+				print "kpageflags disagrees: " v[k, "classify_mismatch_kpageflags"]; bad = 1 }
+			if (v[k, "frag_thp_left"] != 0) { print "THPs left in the fragmented memory: " v[k, "frag_thp_left"]; bad = 1 }
+		}
+		exit bad
+	}' "$res" >"$t/why" && pass "values: 0 < pct_huge <= 100, counters >= 0, thp_fault_alloc >= huge faults, classes confirmed" ||
+	fail "values" "$(head -5 "$t/why")"
+if [ "$(id -u)" = 0 ]; then
+	grep -q ',classify_mismatch_kpageflags,' "$res" && pass "root: classes confirmed by kpageflags" ||
+		fail "kpageflags" "no classify_mismatch_kpageflags row as root"
+else
+	skip "kpageflags confirmation" "not root"
+fi
+
+unit_of() { awk -F, -v m="$1" 'NR > 1 && $8 == m { print $10; exit }' "$res"; }
+better_of() { awk -F, -v m="$1" 'NR > 1 && $8 == m { print $11; exit }' "$res"; }
+for mu in fault_both_mean:us:lower fault_both_p99:us:lower fault_huge_max:us:lower \
+	fault_both_count:faults:info pct_huge:pct:higher compact_stall:stalls:info \
+	compaction_cost:MiB:lower thp_fault_alloc:faults:info storm_time:ns:info; do
+	IFS=: read -r m u b <<<"$mu"
+	[ "$(unit_of "$m")" = "$u" ] && [ "$(better_of "$m")" = "$b" ] &&
+		pass "metric $m in $u ($b)" || fail "metric $m" "unit '$(unit_of "$m")' better '$(better_of "$m")'"
+done
+
+# Raw samples: every measured fault once, classes matching the results.
+smp=$run/samples.csv
+[ "$(awk -F, 'NR > 1' "$smp" | wc -l)" = $(( regions * 2 * 2 )) ] &&
+	pass "samples: one row per measured fault (no warm-up rows)" ||
+	fail "samples" "$(awk -F, 'NR > 1' "$smp" | wc -l) rows, expected $(( regions * 4 ))"
+awk -F, 'NR > 1 && $9 == "huge" { s[$6 SUBSEP $7]++ } END { for (k in s) print k, s[k] }' "$smp" | sort >"$t/s1"
+awk -F, 'NR > 1 && $8 == "fault_huge_count" { print $6 SUBSEP $7, $9 }' "$res" | sort >"$t/s2"
+cmp -s "$t/s1" "$t/s2" && pass "samples: huge rows match fault_huge_count" || fail "samples classes" "$(diff "$t/s1" "$t/s2" | head -3)"
+grep -q 'note_thp_storm_classify,.*mincore' "$run/meta.csv" && pass "meta: classification method noted" ||
+	fail "meta" "no note_thp_storm_classify"
+ls "$t/data" | grep -q . && fail "cleanup: refill file removed" "$(ls "$t/data")" ||
+	pass "cleanup: refill file removed"
+
+# madvise=0 in madvise mode: the kernel must not give one huge page.
+"$MMBENCH_SAN" run thp_storm -p threads=1 -p size_mb=256 -p madvise=0 -p dir="$t/data" \
+	-i 1 -w 0 -o "$t/nomadv" >/dev/null 2>"$t/err"
+rc=$?
+if [ "$mode" = madvise ]; then
+	[ $rc -eq 0 ] && [ "$(metric_vals "$t/nomadv/results.csv" pct_huge)" = 0 ] &&
+		! grep -q ',fault_huge_mean,' "$t/nomadv/results.csv" &&
+		pass "madvise=0 in madvise mode: pct_huge 0, no huge latency rows (ASan build)" ||
+		fail "madvise=0" "rc=$rc pct_huge=$(metric_vals "$t/nomadv/results.csv" pct_huge) $(tail -2 "$t/err")"
+else
+	skip "madvise=0 gives no THP" "THP mode is '$mode', not madvise"
+fi
+
+# mTHP: enabled for the run, put back after it.
+m64=$THP/hugepages-64kB/enabled
+if [ "$(id -u)" = 0 ] && [ -w "$m64" ]; then
+	before=$(sed 's/.*\[\(.*\)\].*/\1/' "$m64")
+	"$MMBENCH_SAN" run thp_storm -p threads=1 -p size_mb=256 -p mthp=64kB -p dir="$t/data" \
+		-i 1 -w 0 -o "$t/mthp" >/dev/null 2>"$t/err"
+	rc=$?
+	after=$(sed 's/.*\[\(.*\)\].*/\1/' "$m64")
+	[ $rc -eq 0 ] && grep -q ',mthp_64kB_anon_fault_alloc,' "$t/mthp/results.csv" &&
+		grep -q ',fault_mthp_count,' "$t/mthp/results.csv" &&
+		pass "mthp=64kB: runs, reports the size's fault counters" || fail "mthp run" "rc=$rc $(tail -2 "$t/err")"
+	[ "$before" = "$after" ] && pass "mthp: hugepages-64kB/enabled restored ('$after')" ||
+		fail "mthp restore" "was '$before', now '$after'"
+	if [ "$before" = never ]; then
+		grep -q "^save,$m64,never" "$t/mthp/settings.journal" && grep -q "^done,$m64," "$t/mthp/settings.journal" &&
+			pass "mthp: change journalled and restored" || fail "mthp journal" "$(cat "$t/mthp/settings.journal")"
+	fi
+else
+	skip "mthp settings" "needs root and a writable $m64"
+fi
+"$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p mthp=3kB -i 1 -w 0 -o "$t/m3" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 4 ] && grep -q ',skip,.*no 3kB size' "$t/m3/cases.csv" && pass "mthp: absent size skipped with its reason" ||
+	fail "mthp absent size" "rc=$rc $(tail -1 "$t/m3/cases.csv")"
+"$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p mthp=lots -i 1 -w 0 -o "$t/mbad" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "parameter 'mthp': 'lots' is not a list of sizes" "$t/mbad/cases.csv" &&
+	pass "mthp: malformed value refused, named" || fail "mthp malformed" "rc=$rc $(tail -1 "$t/mbad/cases.csv")"
+
+# Refusals before anything is mapped or written.
+avail_mb=$(awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo)
+start=$(date +%s)
+"$MMBENCH" run thp_storm -p threads=1 -p size_mb=$(( avail_mb + 1024 )) -p dir="$t/data" \
+	-i 1 -w 0 -o "$t/big" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "size_mb=$(( avail_mb + 1024 )) is larger than MemAvailable" "$t/big/cases.csv" &&
+	[ $(( $(date +%s) - start )) -le 5 ] && [ -z "$(ls "$t/data")" ] && ! grep -q ',frag_time,' "$t/big/results.csv" 2>/dev/null &&
+	pass "refuse: size beyond MemAvailable, before mapping or writing anything" ||
+	fail "refuse: size" "rc=$rc $(tail -1 "$t/big/cases.csv")"
+"$MMBENCH" run thp_storm -p threads=1 -p size_mb=$(( avail_mb * 95 / 100 )) -i 1 -w 0 -o "$t/near" >/dev/null 2>&1
+grep -q "more than 90% of MemAvailable" "$t/near/cases.csv" && pass "refuse: above 90% of MemAvailable (no swap, OOM)" ||
+	fail "refuse: 95%" "$(tail -1 "$t/near/cases.csv")"
+"$MMBENCH" run thp_storm -p threads=8 -p size_mb=4 -i 1 -w 0 -o "$t/small" >/dev/null 2>&1
+grep -q "8 threads need at least" "$t/small/cases.csv" && pass "refuse: fewer regions than threads, named" ||
+	fail "refuse: tiny" "$(tail -1 "$t/small/cases.csv")"
+"$MMBENCH" run thp_storm -p threads=1 -p size_mb=64 -p dir=/nonexistent/dir -i 1 -w 0 -o "$t/nodir" >/dev/null 2>&1
+grep -q "dir '/nonexistent/dir' is not writable" "$t/nodir/cases.csv" && pass "refuse: unwritable dir named" ||
+	fail "refuse: dir" "$(tail -1 "$t/nodir/cases.csv")"
+finish
