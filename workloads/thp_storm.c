@@ -194,6 +194,16 @@ static size_t pmd_size(void)
 	return 2u << 20;
 }
 
+/* Every punched chunk is a mapping of its own: the limit matters. */
+static size_t max_map_count(void)
+{
+	char buf[64];
+
+	if (mm_read_file("/proc/sys/vm/max_map_count", buf, sizeof(buf)) < 0)
+		return 65530;	/* DEFAULT_MAX_MAP_COUNT */
+	return (size_t)strtoull(buf, NULL, 10);
+}
+
 /* Bytes of per-thread records and vectors, allocated up front. */
 static size_t record_bytes(const struct plan *pl)
 {
@@ -228,6 +238,9 @@ static int plan_sizes(struct mm_ctx *ctx, struct plan *pl)
 	if (pl->anon + record_bytes(pl) > cap)
 		return mm_fail(ctx, "%zu MiB of anonymous memory is more than %d%% of MemAvailable (%llu MiB): without swap the run could end in an OOM kill",
 			       pl->anon >> 20, CAP_PCT, avail >> 20);
+	if (pl->anon / pl->pmd + 1000 > max_map_count())
+		return mm_fail(ctx, "%zu MiB leaves %zu mappings after the unmapping, more than vm.max_map_count (%zu) allows: use a smaller size_mb or raise vm.max_map_count",
+			       pl->anon >> 20, pl->anon / pl->pmd, max_map_count());
 	pl->file = pl->anon / 100 * (size_t)mm_param_int(ctx->c, "file_pct");
 	pl->file -= pl->file % IO_CHUNK;
 	return parse_mthp(ctx, pl);
@@ -707,12 +720,12 @@ static long kpf_mismatch(struct state *s)
 	uint64_t *ent = malloc(npr * 8), *fl = malloc(npr * 8);
 	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	int kf = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	long bad = 0;
+	long bad = ent && fl && pm >= 0 && kf >= 0 ? 0 : -1;
 
 	for (int i = 0; i < s->pl.threads && bad >= 0; i++) {
 		struct tbuf *t = &s->t[i];
 
-		for (size_t k = 0; k < t->n && bad >= 0 && ent && fl && pm >= 0 && kf >= 0; k++) {
+		for (size_t k = 0; k < t->n && bad >= 0; k++) {
 			int h = kpf_is_huge(pm, kf, t->map + k * s->pl.pmd, npr,
 					    s->pl.page, ent, fl);
 
@@ -722,8 +735,6 @@ static long kpf_mismatch(struct state *s)
 				bad++;
 		}
 	}
-	if (!ent || !fl || pm < 0 || kf < 0)
-		bad = -1;
 	if (pm >= 0)
 		close(pm);
 	if (kf >= 0)
@@ -794,7 +805,9 @@ static long emit_faults(struct mm_ctx *ctx, struct state *s)
 out:
 	for (int c = 0; c <= C_NCLASS; c++)
 		free(v[c]);
-	return ret < 0 ? mm_err(ctx, "allocating latency arrays"), -1 : ret;
+	if (ret < 0)
+		mm_err(ctx, "allocating latency arrays");
+	return ret;
 }
 
 /* The vmstat figures of the storm, named as thpscale reports them. */
