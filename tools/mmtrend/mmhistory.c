@@ -61,6 +61,7 @@ static void usage(FILE *f)
 		"                                     remove those rows (atomic rewrite)\n"
 		"  runs DIR [--host H] [--exclude DIR] run directories under DIR of host H\n"
 		"  meta-add META_CSV KEY=VALUE...     append facts to a run's meta.csv\n"
+		"  meta-get META_CSV KEY              a fact (exit 1 when absent)\n"
 		"  digest CMP_CSV [--judge PATTERNS] [--min-change PCT]\n"
 		"                                     summary of mmcompare --csv (exit 3: worse)\n"
 		"  ledger-update LEDGER CMP_CSV --host H --baseline B --run DIR --date D\n"
@@ -706,6 +707,29 @@ out:
 	return rc;
 }
 
+static int cmd_meta_get(int argc, char **argv)
+{
+	static const char *const cols[] = { "key", "value", NULL };
+	const char *v = NULL;
+	struct tab t;
+	size_t i;
+
+	if (argc != 3)
+		return die_usage("meta-get: usage: meta-get META_CSV KEY");
+	if (tab_load(&t, argv[1], cols, false)) {
+		fprintf(stderr, "%s: meta-get: %s\n", prog, t.err);
+		tab_free(&t);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < t.nrows; i++)	/* the last row wins, as --meta overrides */
+		if (!strcmp(t.rows[i].f[0], argv[2]))
+			v = t.rows[i].f[1];
+	if (v)
+		printf("%s\n", v);
+	tab_free(&t);
+	return v ? 0 : EXIT_FAIL;
+}
+
 /* ------------------------------------------------------------ comparisons */
 
 /* One line of an mmcompare --csv: the NEW side (1) with its base mean. */
@@ -1159,6 +1183,8 @@ int main(int argc, char **argv)
 		return cmd_runs(argc, argv);
 	if (!strcmp(cmd, "meta-add"))
 		return cmd_meta_add(argc, argv);
+	if (!strcmp(cmd, "meta-get"))
+		return cmd_meta_get(argc, argv);
 	if (!strcmp(cmd, "digest"))
 		return cmd_digest(argc, argv);
 	if (!strcmp(cmd, "ledger-update"))
