@@ -71,12 +71,15 @@ fi
 cat >"$t/failing" <<'EOT'
 pageout -p dir=/nonexistent -p size_mb=16 -p duration_s=1 -p instances=1 -i 1 -w 0
 EOT
-if lab "failing case" 180 "$vm/lab" --vm bookworm --suite "$t/failing" --out "$t/res"; then
+if lab "failing case" 180 "$vm/lab" --vm bookworm --suite "$t/failing" --out "$t/res" --vm-swap 64M; then
 	[ $rc = 1 ] && grep -q 'exited 1' "$t/err" && grep -q "^  | .*/nonexistent" "$t/err" &&
 		pass "failing case: exit 1, reported with the guest console's tail" ||
 		fail "failing case" "rc=$rc $(tail -5 "$t/err")"
 	grep -q ',fail,' "$dir/cases.csv" 2>/dev/null && pass "failing case: cases.csv row came home" ||
 		fail "failing case: cases.csv" ""
+	[ "$(meta swap_total_kb)" -gt 60000 ] 2>/dev/null && [[ $(meta swap_devices) == /dev/zram0:* ]] &&
+		pass "swap: --vm-swap 64M gives the guest zram swap" ||
+		fail "swap" "swap_total_kb=$(meta swap_total_kb) devices=$(meta swap_devices)"
 fi
 
 # ---- a guest that never powers off
@@ -103,8 +106,8 @@ fi
 # ---- a guest that runs past the deadline
 echo 'sleep 100000' >"$t/stall"
 if lab "deadline" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" \
-	--vm-hook-pre "$t/stall" --vm-timeout 25; then
-	[ $rc = 1 ] && grep -q 'did not finish within 25s' "$t/err" && [ "$(meta vm_status)" = timeout ] &&
+	--vm-hook-pre "$t/stall" --vm-timeout 15; then
+	[ $rc = 1 ] && grep -q 'did not finish within 15s' "$t/err" && [ "$(meta vm_status)" = timeout ] &&
 		pass "deadline: killed at --vm-timeout and reported" || fail "deadline" "rc=$rc $(tail -5 "$t/err")"
 fi
 

@@ -91,14 +91,14 @@ grep -q 'module no_such_module is neither' "$t/err" &&
 	pass "mkinitramfs: a missing module is reported, not fatal" || fail "mkinitramfs: missing module" ""
 mkdir "$t/x" && (cd "$t/x" && cpio -id --quiet <"$t/i.cpio")
 same=1
-while read -r p; do
+while read -r p _; do
 	orig=$kd/lib/modules/$rel/${p#/lib/modules/$rel/}
 	cmp -s "$orig" "$t/x$p" || same=0
 done <"$t/x/etc/mmbench/modules.load"
 [ -s "$t/x/etc/mmbench/modules.load" ] && [ $same = 1 ] &&
 	pass "modules: .ko, .ko.xz and .ko.zst all staged as the plain module" ||
 	fail "modules: staged copies differ" "$(cat "$t/x/etc/mmbench/modules.load")"
-order=$(sed 's|.*/||' "$t/x/etc/mmbench/modules.load" | tr '\n' ' ')
+order=$(cut -f1 "$t/x/etc/mmbench/modules.load" | sed 's|.*/||' | tr '\n' ' ')
 pos() { awk -v m="$1" '{ for (i = 1; i <= NF; i++) if ($i == m) print i }' <<<"$order"; }
 [ "$(pos ext4.ko)" = "$(echo "$order" | wc -w)" ] && [ -n "$(pos jbd2.ko)" ] &&
 	[ "$(pos jbd2.ko)" -lt "$(pos ext4.ko)" ] && [ -n "$(pos crc32c_generic.ko)" ] &&
@@ -116,6 +116,13 @@ done
 [ -x "$t/x/init" ] && [ -x "$t/x/bin/busybox" ] && [ -x "$t/x/sbin/mke2fs" ] &&
 	! ldd "$t/x/bin/busybox" >/dev/null 2>&1 &&
 	pass "initramfs: /init, static busybox, mke2fs" || fail "initramfs: base" ""
+# The default set: ext4's chain always loaded, zram's only with swap.
+"$vm/mkinitramfs" -o "$t/d.cpio" -k "$kd" 2>"$t/err" &&
+	cpio -i --quiet --to-stdout etc/mmbench/modules.load <"$t/d.cpio" >"$t/load"
+grep -q $'/ext4.ko\talways$' "$t/load" && grep -q $'/jbd2.ko\talways$' "$t/load" &&
+	grep -q $'/zram.ko\tswap$' "$t/load" && grep -q $'/brd.ko\talways$' "$t/load" &&
+	pass "mkinitramfs: default modules, zram's group loaded only with swap" ||
+	fail "mkinitramfs: default modules" "$(cat "$t/err" "$t/load")"
 "$vm/mkinitramfs" -k "$t/k" 2>"$t/err"; rc=$?
 [ $rc = 2 ] && grep -q 'missing -o' "$t/err" && pass "mkinitramfs: usage error" ||
 	fail "mkinitramfs: usage" "rc=$rc"

@@ -35,6 +35,25 @@ resolve_kernel()
 	echo "$kd"
 }
 
+# The image QEMU loads, and how it enters: the ELF vmlinux through its PVH
+# note when the kernel has one (no in-guest decompression, no KASLR), else
+# the bzImage. Unpacked once into the kernel's cache directory.
+boot_image()
+{
+	local kd=$1
+
+	if [ "$entry" != bzimage ]; then
+		if [ -f "$kd/vmlinux" ] || { [ ! -f "$kd/vmlinux.none" ] &&
+			vm_extract_vmlinux "$kd/vmlinuz" "$kd/vmlinux"; }; then
+			echo "$kd/vmlinux pvh"
+			return
+		fi
+		touch "$kd/vmlinux.none"
+		[ "$entry" = pvh ] && vm_die "$kd/vmlinuz: no PVH-capable ELF vmlinux inside (CONFIG_PVH)"
+	fi
+	echo "$kd/vmlinuz bzimage"
+}
+
 pick_accel()
 {
 	local k=$1 a why
@@ -56,7 +75,7 @@ pick_accel()
 # settings, and the hooks.
 write_guest_config()
 {
-	local wd=$1 kd=$2 k=$3 label=$4 a=$5 host i layout=""
+	local wd=$1 kd=$2 k=$3 label=$4 a=$5 ent=$6 host i layout=""
 
 	host=$(hostname)
 	[[ $host =~ ^[A-Za-z0-9][A-Za-z0-9.-]*$ ]] || host=mmbench-vm
@@ -70,7 +89,7 @@ write_guest_config()
 		for m in vm=qemu "vm_accel=$a" "vm_nodes=$nodes" \
 			"vm_mem_per_node_mb=$mem_mb" "vm_cpus=$cpus" \
 			"vm_node_layout=$layout" "vm_disk_mb=$disk_mb" \
-			"vm_swap_mb=$swap_mb" "vm_kernel=$k" \
+			"vm_swap_mb=$swap_mb" "vm_kernel=$k" "vm_entry=$ent" \
 			"vm_kernel_package=$(cat "$kd/package" 2>/dev/null)" \
 			"vm_append=${append# }" \
 			"vm_qemu=$(qemu-system-x86_64 --version | head -n1)" \
@@ -162,16 +181,18 @@ log_failure()
 
 run_one()
 {
-	local k=$1 label=$2 kd rel wd a st out dir gexit rc
+	local k=$1 label=$2 kd rel wd a st out dir gexit rc img ent
 
 	kd=$(resolve_kernel "$k") || return 1
 	rel=$(cat "$kd/release")
 	a=$(pick_accel "$kd/vmlinuz")
+	read -r img ent < <(boot_image "$kd")
+	[ -n "$img" ] || return 1
 	wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
-	write_guest_config "$wd" "$kd" "$k" "$label" "$a"
+	write_guest_config "$wd" "$kd" "$k" "$label" "$a" "$ent"
 	build_initramfs "$wd" "$kd" || { rm -rf "$wd"; return 1; }
-	vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a; suite $suite_file"
-	"$VM_DIR/boot" -k "$kd/vmlinuz" -i "$wd/initrd.cpio" -d "$wd" \
+	vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a, $ent entry; suite $suite_file"
+	"$VM_DIR/boot" -k "$img" -i "$wd/initrd.cpio" -d "$wd" \
 		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
 		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" --quiet
