@@ -55,6 +55,9 @@ struct mm_run {
 
 extern struct mm_run mm_run;
 
+/* The six leading fields of every result row: schema .. case. */
+void mm_row_ident(const char **f, const struct workload *wl,
+		  const struct mm_case *c);
 /* Format fields as one CSV line (libcsv quoting where needed). */
 int mm_csv_line(char *buf, size_t len, const char *const *fields, int n);
 /* Open-append-write-close one line to DIR/name, creating it with header. */

@@ -168,21 +168,28 @@ static const char *better_str(enum mm_better b)
 	return b == MM_LOWER ? "lower" : b == MM_HIGHER ? "higher" : "info";
 }
 
-int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
-	    const char *unit, enum mm_better better)
-{
-	char schema[8], iter[16], val[64];
-	const char *f[11];
+static const char schema_str[] = { '0' + MM_SCHEMA_VERSION, '\0' };
 
-	snprintf(schema, sizeof(schema), "%d", MM_SCHEMA_VERSION);
-	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
-	snprintf(val, sizeof(val), "%.12g", value);
-	f[0] = schema;
+void mm_row_ident(const char **f, const struct workload *wl,
+		  const struct mm_case *c)
+{
+	f[0] = schema_str;
 	f[1] = mm_run.run_id;
 	f[2] = mm_run.label;
 	f[3] = mm_run.kernel;
-	f[4] = ctx->wl->name;
-	f[5] = mm_case_string(ctx->c);
+	f[4] = wl->name;
+	f[5] = mm_case_string(c);
+}
+
+int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
+	    const char *unit, enum mm_better better)
+{
+	char iter[16], val[64];
+	const char *f[11];
+
+	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
+	snprintf(val, sizeof(val), "%.12g", value);
+	mm_row_ident(f, ctx->wl, ctx->c);
 	f[6] = iter;
 	f[7] = metric;
 	f[8] = val;
@@ -194,21 +201,15 @@ int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 
 int mm_sample(struct mm_ctx *ctx, int task, const char *cls, uint64_t ns)
 {
-	char schema[8], iter[16], t[16], v[32];
+	char iter[16], t[16], v[32];
 	const char *f[10];
 
 	if (ctx->warmup)
 		return 0;
-	snprintf(schema, sizeof(schema), "%d", MM_SCHEMA_VERSION);
 	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
 	snprintf(t, sizeof(t), "%d", task);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)ns);
-	f[0] = schema;
-	f[1] = mm_run.run_id;
-	f[2] = mm_run.label;
-	f[3] = mm_run.kernel;
-	f[4] = ctx->wl->name;
-	f[5] = mm_case_string(ctx->c);
+	mm_row_ident(f, ctx->wl, ctx->c);
 	f[6] = iter;
 	f[7] = t;
 	f[8] = cls;

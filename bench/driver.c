@@ -154,18 +154,12 @@ reaped:
 static void record_case(const struct mm_ctx *ctx, const char *status,
 			const char *reason, int sig, double secs)
 {
-	char schema[8], sigs[16], dur[32];
+	char sigs[16], dur[32];
 	const char *f[10];
 
-	snprintf(schema, sizeof(schema), "%d", MM_SCHEMA_VERSION);
 	snprintf(sigs, sizeof(sigs), "%d", sig);
 	snprintf(dur, sizeof(dur), "%.3f", secs);
-	f[0] = schema;
-	f[1] = mm_run.run_id;
-	f[2] = mm_run.label;
-	f[3] = mm_run.kernel;
-	f[4] = ctx->wl->name;
-	f[5] = mm_case_string(ctx->c);
+	mm_row_ident(f, ctx->wl, ctx->c);
 	f[6] = status;
 	f[7] = reason;
 	f[8] = sigs;
