@@ -48,7 +48,7 @@ for delay in 0.1 0.7 1.3; do
 		-o "$d" >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 1 300); do
-		[ "$(wc -l <"$d/results.csv" 2>/dev/null || echo 0)" -gt 1 ] && break
+		[ "$(cat "$d/results.csv" 2>/dev/null | wc -l)" -gt 1 ] && break
 		sleep 0.1
 	done
 	sleep $delay
