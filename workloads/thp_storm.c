@@ -28,7 +28,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "mmbench.h"
@@ -66,6 +70,7 @@ struct plan {
 	size_t anon;		/* fragmenting region, multiple of 2 x pmd */
 	size_t file;		/* refill file */
 	size_t nregions;	/* storm faults in total: anon / pmd / 2 */
+	bool ram_file;		/* the file's blocks live in RAM (brd, zram) */
 	int threads;
 	int nmthp;
 	unsigned int mthp_kb[MAX_MTHP];
@@ -194,6 +199,39 @@ static size_t pmd_size(void)
 	return 2u << 20;
 }
 
+enum dir_kind { DIR_DISK, DIR_RAM_BLOCK, DIR_SHMEM };
+
+/*
+ * Where the refill file's data lives. On tmpfs/ramfs its pages are shmem:
+ * reading them allocates no page cache, so the holes cannot be refilled.
+ * On a RAM block device (brd, zram: the VM lab's ext4 RAM disk) reading
+ * does allocate page cache, but the device's own copy takes RAM as well.
+ */
+static enum dir_kind dir_kind(const char *dir)
+{
+	char sys[64], link[512];
+	struct statfs fs;
+	struct stat st;
+	ssize_t n;
+	const char *base;
+
+	if (statfs(dir, &fs) == 0 &&
+	    (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC))
+		return DIR_SHMEM;
+	if (stat(dir, &st) < 0)
+		return DIR_DISK;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
+	n = readlink(sys, link, sizeof(link) - 1);
+	if (n <= 0)
+		return DIR_DISK;
+	link[n] = '\0';
+	base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	if (strncmp(base, "ram", 3) == 0 || strncmp(base, "zram", 4) == 0)
+		return DIR_RAM_BLOCK;
+	return DIR_DISK;
+}
+
 /* Every punched chunk is a mapping of its own: the limit matters. */
 static size_t max_map_count(void)
 {
@@ -211,6 +249,24 @@ static size_t record_bytes(const struct plan *pl)
 	       (size_t)pl->threads * (pl->pmd / pl->page + 4096);
 }
 
+/* The anonymous size: size_mb, or anon_pct of MemAvailable (of which a
+ * file held in RAM takes its share). Multiple of 2 x PMD. */
+static size_t anon_size(struct mm_ctx *ctx, const struct plan *pl,
+			unsigned long long avail)
+{
+	long long size_mb = mm_param_int(ctx->c, "size_mb");
+	long long fpct = mm_param_int(ctx->c, "file_pct");
+	unsigned long long a;
+
+	if (size_mb > 0)
+		a = (unsigned long long)size_mb << 20;
+	else
+		a = avail / 100 * (unsigned long long)mm_param_int(ctx->c, "anon_pct");
+	if (size_mb <= 0 && pl->ram_file)
+		a = a / (100 + (unsigned long long)fpct) * 100;
+	return (size_t)(a - a % (2 * pl->pmd));
+}
+
 static int plan_sizes(struct mm_ctx *ctx, struct plan *pl)
 {
 	long long avail_kb = mm_mem_available_kb();
@@ -220,6 +276,8 @@ static int plan_sizes(struct mm_ctx *ctx, struct plan *pl)
 	pl->page = (size_t)sysconf(_SC_PAGESIZE);
 	pl->pmd = pmd_size();
 	pl->threads = (int)mm_param_int(ctx->c, "threads");
+	pl->ram_file = mm_param_int(ctx->c, "file_pct") > 0 &&
+		       dir_kind(data_dir(ctx)) == DIR_RAM_BLOCK;
 	if (avail_kb <= 0)
 		return mm_fail(ctx, "cannot read MemAvailable from /proc/meminfo");
 	avail = (unsigned long long)avail_kb << 10;
@@ -227,22 +285,21 @@ static int plan_sizes(struct mm_ctx *ctx, struct plan *pl)
 	if (size_mb > 0 && (unsigned long long)size_mb << 20 > avail)
 		return mm_fail(ctx, "size_mb=%lld is larger than MemAvailable (%llu MiB); refused before mapping anything",
 			       size_mb, avail >> 20);
-	pl->anon = size_mb > 0 ? (size_t)size_mb << 20 :
-		   (size_t)(avail / 100 * (unsigned long long)mm_param_int(ctx->c, "anon_pct"));
-	pl->anon -= pl->anon % (2 * pl->pmd);
+	pl->anon = anon_size(ctx, pl, avail);
 	pl->nregions = pl->anon / pl->pmd / 2;
+	pl->file = pl->anon / 100 * (size_t)mm_param_int(ctx->c, "file_pct");
+	pl->file -= pl->file % IO_CHUNK;
 	if (pl->nregions < (size_t)pl->threads)
 		return mm_fail(ctx, "%d threads need at least %zu MiB of anonymous memory (one %zu KiB region each); size is %zu MiB",
 			       pl->threads, (size_t)pl->threads * 2 * pl->pmd >> 20,
 			       pl->pmd >> 10, pl->anon >> 20);
-	if (pl->anon + record_bytes(pl) > cap)
-		return mm_fail(ctx, "%zu MiB of anonymous memory is more than %d%% of MemAvailable (%llu MiB): without swap the run could end in an OOM kill",
-			       pl->anon >> 20, CAP_PCT, avail >> 20);
+	if (pl->anon + record_bytes(pl) + (pl->ram_file ? pl->file : 0) > cap)
+		return mm_fail(ctx, "%zu MiB of anonymous memory%s is more than %d%% of MemAvailable (%llu MiB): without swap the run could end in an OOM kill",
+			       pl->anon >> 20, pl->ram_file ? " plus the refill file on a RAM disk" : "",
+			       CAP_PCT, avail >> 20);
 	if (pl->anon / pl->pmd + 1000 > max_map_count())
 		return mm_fail(ctx, "%zu MiB leaves %zu mappings after the unmapping, more than vm.max_map_count (%zu) allows: use a smaller size_mb or raise vm.max_map_count",
 			       pl->anon >> 20, pl->anon / pl->pmd, max_map_count());
-	pl->file = pl->anon / 100 * (size_t)mm_param_int(ctx->c, "file_pct");
-	pl->file -= pl->file % IO_CHUNK;
 	return parse_mthp(ctx, pl);
 }
 
@@ -290,6 +347,9 @@ static int thp_probe(struct mm_ctx *ctx)
 		d = data_dir(ctx);
 		if (access(d, W_OK) < 0)
 			return mm_err(ctx, "dir '%s' is not writable", d);
+		if (dir_kind(d) == DIR_SHMEM)
+			return mm_fail(ctx, "dir '%s' is on tmpfs/ramfs: reading its file allocates no page cache, so the holes cannot be refilled; use a disk-backed dir or file_pct=0",
+				       d);
 		if (statvfs(d, &sv) == 0 &&
 		    (unsigned long long)sv.f_bavail * sv.f_frsize < pl.file + pl.file / 20)
 			return mm_fail(ctx, "dir '%s': %llu MiB free, the refill file needs %zu MiB",
@@ -449,9 +509,10 @@ static int thp_prepare(struct mm_ctx *ctx)
 	}
 	reset_memory(ctx, s);
 	mm_note(ctx, "thp_storm_sizes",
-		"threads=%d anon=%zu MiB file=%zu MiB regions=%zu of %zu KiB",
-		s->pl.threads, s->pl.anon >> 20, s->pl.file >> 20, s->pl.nregions,
-		s->pl.pmd >> 10);
+		"threads=%d anon=%zu MiB file=%zu MiB%s regions=%zu of %zu KiB",
+		s->pl.threads, s->pl.anon >> 20, s->pl.file >> 20,
+		s->pl.ram_file ? " (on a RAM disk: counted in anon_pct)" : "",
+		s->pl.nregions, s->pl.pmd >> 10);
 	mm_note(ctx, "thp_storm_classify", "%s",
 		s->root ? "mincore() of the whole region after a one-byte touch; confirmed per region by pagemap+kpageflags (root) and by smaps AnonHugePages" :
 			  "mincore() of the whole region after a one-byte touch; confirmed by smaps AnonHugePages (not root: no kpageflags)");

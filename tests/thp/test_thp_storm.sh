@@ -176,4 +176,13 @@ grep -q "8 threads need at least" "$t/small/cases.csv" && pass "refuse: fewer re
 "$MMBENCH" run thp_storm -p threads=1 -p size_mb=64 -p dir=/nonexistent/dir -i 1 -w 0 -o "$t/nodir" >/dev/null 2>&1
 grep -q "dir '/nonexistent/dir' is not writable" "$t/nodir/cases.csv" && pass "refuse: unwritable dir named" ||
 	fail "refuse: dir" "$(tail -1 "$t/nodir/cases.csv")"
+shm=$(awk '$3 == "tmpfs" { print $2 }' /proc/mounts | while read -r d; do [ -w "$d" ] && echo "$d" && break; done)
+if [ -n "$shm" ]; then
+	"$MMBENCH" run thp_storm -p threads=1 -p size_mb=64 -p dir="$shm" -i 1 -w 0 -o "$t/shm" >/dev/null 2>&1
+	grep -q "dir '$shm' is on tmpfs/ramfs: reading its file allocates no page cache" "$t/shm/cases.csv" &&
+		pass "refuse: refill file on tmpfs (no page cache to refill with)" ||
+		fail "refuse: tmpfs dir" "$(tail -1 "$t/shm/cases.csv")"
+else
+	skip "refuse: tmpfs dir" "no writable tmpfs mounted"
+fi
 finish
