@@ -1,0 +1,39 @@
+# Helpers of the nightly tests (sourced after tests/lib.sh).
+NIGHTLY=$TOP/tools/nightly
+MMHISTORY=$TOP/tools/mmtrend/mmhistory-san
+[ -x "$MMHISTORY" ] || MMHISTORY=$TOP/tools/mmtrend/mmhistory
+MMSYNTH=$TOP/tools/mmtrend/mmsynth
+FAKE=$TOP/tests/nightly/fake-mmbench
+HOST=$(uname -n)
+
+# Synthetic lines: pageout with two cases, a rate (higher), a time (lower)
+# and an info metric. $1: % lost by loops_per_s of instances=2 (0: none).
+fake_lines() {
+	local loss=${1:-0}
+	printf '%s\n' \
+		"pageout instances=1 loops_per_s loops/s higher 100 1" \
+		"pageout instances=2 loops_per_s loops/s higher $((180 - 180 * loss / 100)) 1.8" \
+		"pageout instances=1 loop_time ns lower 5000 50" \
+		"pageout instances=1 pages_out count info 1000 10"
+}
+
+# write_conf DIR [KEY = VALUE lines on stdin]: a config using the fake driver.
+write_conf() {
+	{
+		echo "suite = quick"
+		echo "results = res"
+		echo "lock = nightly.lock"
+		echo "need_disk_mb = 1"
+		echo "need_mem_mb = 1"
+		echo "iterations = 5"
+		cat
+	} >"$1/n.conf"
+}
+
+# A baseline run made directly by mmsynth: synth_run ROOT LABEL STAMP SEED [LOSS]
+synth_run() {
+	local lines=() l
+	while IFS= read -r l; do lines+=(--line "$l"); done < <(fake_lines "${5:-0}")
+	"$MMSYNTH" -o "$1/$2/$3-$HOST" --label "$2" --host "$HOST" --kernel 6.1.0-base \
+		--stamp "$3" --seed "$4" -i 5 "${lines[@]}"
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The nightly's verdicts on synthetic result sets generated here: a clean
+# night exits 0, a night with an injected regression exits 3 and names the
+# metric (in the summary, history.csv and the regressions ledger), and a
+# recovered night resolves the regression.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+trap 'rm -rf "$d"' EXIT
+export MMBENCH=$FAKE
+
+for i in 1 2 3; do
+	synth_run "$d/res" base "2026110$i-020000" "$i" >/dev/null || fail synth "mmsynth failed"
+done
+# alpha 0.01 and a 3% minimum change: with 1% spread and n = 5 a chance
+# "regression" of 3% is a 4.7-sigma event; the seeds are fixed anyway.
+write_conf "$d" <<'EOF'
+baseline = base
+alpha = 0.01
+min_change_pct = 3
+trends = no
+compare_plots = no
+EOF
+
+night() { # LOSS SEED
+	FAKE_LINES=$(fake_lines "$1") FAKE_SEED=$2 FAKE_KERNEL=6.1.0-$2 \
+		"$NIGHTLY" "$d/n.conf" >"$d/out" 2>"$d/err"
+}
+
+night 0 11
+rc=$?
+check "clean night exits 0 (got $rc)" test "$rc" -eq 0
+check "clean night: summary says ok" grep -q "^mmbench nightly on $HOST: ok" "$d/out"
+check "clean night: judged against 3 baseline runs" grep -q "vs baseline (label base, 3 run(s) of $HOST): 0 significantly worse" "$d/out"
+
+night 10 12
+rc=$?
+check "regression night exits 3 (got $rc)" test "$rc" -eq 3
+check "regression night: summary says REGRESSION" grep -q "^mmbench nightly on $HOST: REGRESSION" "$d/out"
+if grep -Eq "WORSE  pageout loops_per_s \[instances=2\]: -(9|10)\.[0-9]+%" "$d/out"; then
+	pass "regression night: summary names pageout loops_per_s [instances=2], about -10%"
+else
+	fail "regression night: summary names the metric" "$(grep -i worse "$d/out" | head -3)"
+fi
+check "regression night: no other line judged worse" test "$(grep -c '  WORSE ' "$d/out")" -eq 2
+check "regression night: ledger says since when" grep -q "pageout loops_per_s \[instances=2\]: worse than base since" "$d/out"
+row=$("$MMHISTORY" select "$d/res/history.csv" --last 1 --fields status,kernel,worse_vs_baseline,worse_vs_previous)
+check "regression night: history row ok, kernel, worse 1 vs baseline and previous ($row)" \
+	test "$row" = "$(printf 'ok\t6.1.0-12\t1\t1')"
+open=$("$MMHISTORY" ledger-open "$d/res/regressions.csv" --host "$HOST")
+check "regression night: ledger holds one open regression" test "$(grep -c . <<<"$open")" -eq 1
+run=$(sed -n "s|^run: ok; results ||p" "$d/out")
+check "regression night: report and comparisons written" \
+	test -s "$run/nightly/report.md" -a -s "$run/nightly/vs-baseline/compare.csv" -a \
+	-s "$run/nightly/vs-previous/compare.csv"
+
+night 0 13
+rc=$?
+check "recovered night exits 0 (got $rc)" test "$rc" -eq 0
+check "recovered night: better than the previous run" \
+	grep -q "vs previous run .*: 0 significantly worse, 1 significantly better" "$d/out"
+open=$("$MMHISTORY" ledger-open "$d/res/regressions.csv" --host "$HOST")
+check "recovered night: the regression is resolved" test -z "$open"
+check "history.csv valid with 3 rows" grep -q "valid, 3 rows" <("$MMHISTORY" check "$d/res/history.csv")
+
+# The same regression, judged only on other metrics: not judged, exit 0.
+echo "judge = loop_time" >>"$d/n.conf"
+night 10 14
+rc=$?
+check "regression outside 'judge' patterns is not judged: exit 0 (got $rc)" test "$rc" -eq 0
+finish
