@@ -442,20 +442,26 @@ static int create_file(struct mm_ctx *ctx, struct state *s)
 static int enable_mthp(struct mm_ctx *ctx, struct state *s)
 {
 	char path[256], cur[64];
+	int ret;
 
 	for (int i = 0; i < s->pl.nmthp; i++) {
 		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled",
 			 s->pl.mthp_kb[i]);
-		if (mm_setting_get(path, cur, sizeof(cur)) < 0)
+		ret = mm_setting_get(path, cur, sizeof(cur));
+		if (ret < 0) {
+			errno = -ret;
 			return mm_err(ctx, "reading %s", path);
+		}
 		if (strcmp(cur, "never") != 0) {
 			mm_note(ctx, "thp_storm_mthp", "hugepages-%ukB already '%s', left so",
 				s->pl.mthp_kb[i], cur);
 			continue;
 		}
-		errno = 0;
-		if (mm_setting_set(path, "inherit") < 0)
-			return mm_err(ctx, "enabling %s (needs root)", path);
+		ret = mm_setting_set(path, "inherit");
+		if (ret < 0) {
+			errno = -ret;
+			return mm_err(ctx, "enabling %s", path);
+		}
 		mm_note(ctx, "thp_storm_mthp", "hugepages-%ukB set to 'inherit' (was 'never')",
 			s->pl.mthp_kb[i]);
 	}
