@@ -3,9 +3,11 @@
  * Line-by-line comparison against the base side, and meta-fact checks.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 
@@ -120,7 +122,40 @@ static void build_row(struct cmp *c, struct cmp_row *r)
 			judge(c, l, &r->cell[0], &r->cell[i]);
 		else
 			r->cell[i].verdict = CMP_MISSING;
-	count(c, r);
+}
+
+struct build_part {
+	struct cmp *c;
+	size_t from, to;
+};
+
+static void *build_rows(void *arg)
+{
+	struct build_part *p = arg;
+	size_t i;
+
+	for (i = p->from; i < p->to; i++)
+		build_row(p->c, &p->c->rows[i]);
+	return NULL;
+}
+
+/* Lines are independent: the second half is summarized on a second thread. */
+static void build_all(struct cmp *c)
+{
+	struct build_part a = { c, 0, c->nrows / 2 }, b = { c, c->nrows / 2, c->nrows };
+	bool threaded = c->nrows >= 4096 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	pthread_t tid;
+	size_t i;
+
+	if (threaded && pthread_create(&tid, NULL, build_rows, &b))
+		threaded = false;
+	if (!threaded)
+		a.to = c->nrows;
+	build_rows(&a);
+	if (threaded)
+		pthread_join(tid, NULL);
+	for (i = 0; i < c->nrows; i++)
+		count(c, &c->rows[i]);
 }
 
 int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
@@ -139,8 +174,8 @@ int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
 	for (i = 0; i < c->nrows; i++) {
 		c->rows[i].line = s->sorted[i];
 		c->rows[i].cell = &c->cells[i * s->nsides];
-		build_row(c, &c->rows[i]);
 	}
+	build_all(c);
 	return 0;
 }
 

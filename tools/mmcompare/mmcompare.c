@@ -709,14 +709,12 @@ static int load(struct rs_set *s, int argc, char **argv)
 			return -1;
 		}
 	}
-	if (s->warn[0]) {
-		for (char *p = s->warn, *nl; (nl = strchr(p, '\n')); p = nl + 1)
-			fprintf(stderr, "mmcompare: warning: %.*s\n", (int)(nl - p), p);
-	}
 	if (rs_finish(s)) {
 		fprintf(stderr, "mmcompare: %s\n", s->err);
 		return -1;
 	}
+	for (char *p = s->warn, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(stderr, "mmcompare: warning: %.*s\n", (int)(nl - p), p);
 	if (s->nsides < 2) {
 		fprintf(stderr, "mmcompare: only one label (%s) in the input: nothing to compare; "
 			"give runs with different labels, or --per-arg\n",

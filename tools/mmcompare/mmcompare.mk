@@ -3,7 +3,7 @@
 
 MMC := tools/mmcompare
 # libcsv reads and quotes CSV; GSL gives the Student t distribution.
-MMC_LIBS := -lcsv -lgsl -lgslcblas -lm
+MMC_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
 MMC_CORE := resultset stats compare csvout
 MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o)
 MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o)
@@ -20,8 +20,11 @@ $(MMC)/%.o: $(MMC)/%.c
 $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
 
-$(MMC)/gen_synth $(MMC)/runstat: $(MMC)/%: $(MMC)/%.o $(MMC)/csvout.o
-	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
+$(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMC)/csvout.o
+	$(CC) $(CFLAGS) -o $@ $^ -lcsv
+
+$(MMC)/runstat: $(MMC)/runstat.o
+	$(CC) $(CFLAGS) -o $@ $^
 
 # The same programs built with ASan/UBSan: the tests feed them bad input.
 tests/compare/%.asan.o: $(MMC)/%.c

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ struct str_ent {
 	uint64_t h;
 	char *s;
 	size_t len;
+	int order;		/* first appearance among all strings */
 };
 
 struct rs_strtab {
@@ -60,8 +62,11 @@ static int strtab_grow(struct rs_strtab *t)
 	return 0;
 }
 
-/* The one stable copy of p[0..n); NULL when out of memory. */
-static const char *intern(struct rs_set *s, const char *p, size_t n)
+/*
+ * The one stable copy of p[0..n) and, in *order, when it was first seen;
+ * NULL when out of memory.
+ */
+static const char *intern_order(struct rs_set *s, const char *p, size_t n, int *order)
 {
 	struct rs_strtab *t = s->strs;
 	uint64_t h = hash_bytes(p, n);
@@ -69,9 +74,12 @@ static const char *intern(struct rs_set *s, const char *p, size_t n)
 
 	if (2 * (t->n + 1) > t->cap && strtab_grow(t))
 		return NULL;
-	for (i = h & (t->cap - 1); t->e[i].s; i = (i + 1) & (t->cap - 1))
-		if (t->e[i].h == h && t->e[i].len == n && !memcmp(t->e[i].s, p, n))
+	for (i = h & (t->cap - 1); t->e[i].s; i = (i + 1) & (t->cap - 1)) {
+		if (t->e[i].h == h && t->e[i].len == n && !memcmp(t->e[i].s, p, n)) {
+			*order = t->e[i].order;
 			return t->e[i].s;
+		}
+	}
 	t->e[i].s = malloc(n + 1);
 	if (!t->e[i].s)
 		return NULL;
@@ -79,8 +87,16 @@ static const char *intern(struct rs_set *s, const char *p, size_t n)
 	t->e[i].s[n] = '\0';
 	t->e[i].h = h;
 	t->e[i].len = n;
+	t->e[i].order = *order = s->norder++;
 	t->n++;
 	return t->e[i].s;
+}
+
+static const char *intern(struct rs_set *s, const char *p, size_t n)
+{
+	int order;
+
+	return intern_order(s, p, n, &order);
 }
 
 static void strtab_free(struct rs_strtab *t)
@@ -213,6 +229,9 @@ void rs_free(struct rs_set *s)
 		free(s->runs[j].meta);
 	}
 	free(s->runs);
+	for (j = 0; j < s->npending; j++)
+		free(s->pending[j].path);
+	free(s->pending);
 	for (j = 0; j < s->nsides; j++)
 		free(s->sides[j].name);
 	strtab_free(s->strs);
@@ -339,6 +358,8 @@ struct csvt {
 	size_t off[CT_MAXF], flen[CT_MAXF];
 	int nf;
 	bool too_many, has_nul, header, failed;
+	bool chunk_nul;		/* the input chunk holds a NUL: check fields */
+	size_t prev_line;	/* index + 1 of the line of the previous row */
 	int col[CT_MAXF];	/* schema column -> field index */
 	int nfields;		/* fields per row, from the header */
 	int (*row)(struct csvt *t);
@@ -410,10 +431,8 @@ static void ct_field(void *p, size_t n, void *data)
 	if (n)
 		memcpy(t->buf + t->len, p, n);
 	t->buf[t->len + n] = '\0';
-	if (n && memchr(p, '\0', n))
+	if (t->chunk_nul && n && memchr(p, '\0', n))
 		t->has_nul = true;
-	for (const char *q = p; n && (q = memchr(q, '\n', n - (q - (char *)p))); q++)
-		t->nl_row++;
 	t->off[t->nf] = t->len;
 	t->flen[t->nf] = n;
 	t->len += n + 1;
@@ -472,6 +491,9 @@ static void ct_row(int c, void *data)
 		return;
 	}
 	t->lineno = t->nl + 1;
+	/* line breaks inside quoted fields */
+	for (const char *q = t->buf; (q = memchr(q, '\n', t->buf + t->len - q)); q++)
+		t->nl_row++;
 	if (c == -1)
 		ct_err(t, "last line is truncated (no newline at end of file)");
 	else if (t->too_many)
@@ -612,6 +634,18 @@ static int new_side(struct rs_set *s, const char *label, int arg)
 	return s->nsides++;
 }
 
+/* The side of LABEL (by label, or with RS_PER_ARG by argument), made if new. */
+static int side_lookup(struct rs_set *s, const char *label, int arg)
+{
+	int i;
+
+	for (i = 0; i < s->nsides; i++)
+		if ((s->flags & RS_PER_ARG) ? s->sides[i].arg == arg
+					    : !strcmp(s->sides[i].name, label))
+			return i;
+	return new_side(s, label, (s->flags & RS_PER_ARG) ? arg : -1);
+}
+
 /*
  * The side a row belongs to. A run has one label; with RS_PER_ARG each
  * argument is its own side whatever the labels say.
@@ -632,17 +666,10 @@ static int row_side(struct csvt *t, int label_col)
 				      show(t, label_col, b, sizeof(b)), s->sides[r->side].name);
 		return r->side;
 	}
-	for (i = 0; i < s->nsides; i++) {
-		if ((s->flags & RS_PER_ARG) ? s->sides[i].arg == r->arg
-					    : !strcmp(s->sides[i].name, label))
-			break;
-	}
-	if (i == s->nsides) {
-		i = new_side(s, label, (s->flags & RS_PER_ARG) ? r->arg : -1);
-		if (i < 0) {
-			t->failed = true;
-			return -1;
-		}
+	i = side_lookup(s, label, r->arg);
+	if (i < 0) {
+		t->failed = true;
+		return -1;
 	}
 	r->side = i;
 	s->sides[i].nruns++;
@@ -654,7 +681,7 @@ static int row_side(struct csvt *t, int label_col)
 static int vals_push(struct rs_vals *v, double x)
 {
 	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
+		size_t cap = v->cap ? v->cap * 2 : 16;
 		double *n = realloc(v->v, cap * sizeof(*n));
 
 		if (!n)
@@ -666,10 +693,9 @@ static int vals_push(struct rs_vals *v, double x)
 	return 0;
 }
 
-static struct rs_line *new_line(struct csvt *t, const void *const k[4],
-				const char *unit, enum rs_better better)
+static struct rs_line *new_line(struct rs_set *s, const void *const k[4], const char *unit,
+				enum rs_better better, const char *file, long lineno)
 {
-	struct rs_set *s = t->s;
 	struct rs_line *l;
 
 	if (s->nlines == s->caplines) {
@@ -688,36 +714,23 @@ static struct rs_line *new_line(struct csvt *t, const void *const k[4],
 	l->metric = k[2];
 	l->unit = unit;
 	l->better = better;
-	l->file = t->name;
-	l->lineno = t->lineno;
+	l->file = file;
+	l->lineno = lineno;
 	return l;
 }
 
-/* Index of the first appearance of p among strings of one role. */
-static int order_of(struct rs_set *s, const char *p, int role)
-{
-	const void *k[4] = { p, (void *)(uintptr_t)(role + 1), NULL, NULL };
-	size_t idx = s->norder;
-	int r = hash_get(s->line_idx, k, &idx);
-
-	if (r < 0)
-		return -1;
-	if (r == 0)
-		s->norder++;
-	return (int)idx;
-}
-
-static struct rs_line *find_line(struct csvt *t, const char *unit, enum rs_better better)
+static struct rs_line *lookup_line(struct csvt *t, enum rs_better better)
 {
 	struct rs_set *s = t->s;
 	const void *k[4];
 	struct rs_line *l;
+	const char *unit;
 	size_t idx = s->nlines;
-	int r;
+	int r, ord[3];
 
-	k[0] = intern(s, fld(t, C_WORKLOAD), fld_len(t, C_WORKLOAD));
-	k[1] = intern(s, fld(t, C_CASE), fld_len(t, C_CASE));
-	k[2] = intern(s, fld(t, C_METRIC), fld_len(t, C_METRIC));
+	k[0] = intern_order(s, fld(t, C_WORKLOAD), fld_len(t, C_WORKLOAD), &ord[0]);
+	k[1] = intern_order(s, fld(t, C_CASE), fld_len(t, C_CASE), &ord[1]);
+	k[2] = intern_order(s, fld(t, C_METRIC), fld_len(t, C_METRIC), &ord[2]);
 	k[3] = NULL;
 	if (!k[0] || !k[1] || !k[2])
 		return NULL;
@@ -726,27 +739,58 @@ static struct rs_line *find_line(struct csvt *t, const char *unit, enum rs_bette
 		return NULL;
 	if (r == 1)
 		return &s->lines[idx];
-	l = new_line(t, k, unit, better);
+	unit = intern(s, fld(t, C_UNIT), fld_len(t, C_UNIT));
+	l = unit ? new_line(s, k, unit, better, t->name, t->lineno) : NULL;
 	if (!l)
 		return NULL;
-	l->wl_order = order_of(s, l->workload, 0);
-	l->case_order = order_of(s, l->kase, 1);
-	l->metric_order = order_of(s, l->metric, 2);
-	if (l->wl_order < 0 || l->case_order < 0 || l->metric_order < 0)
+	l->wl_order = ord[0];
+	l->case_order = ord[1];
+	l->metric_order = ord[2];
+	return l;
+}
+
+static bool line_matches(const struct csvt *t, const struct rs_line *l)
+{
+	return !strcmp(l->metric, fld(t, C_METRIC)) && !strcmp(l->kase, fld(t, C_CASE)) &&
+	       !strcmp(l->workload, fld(t, C_WORKLOAD));
+}
+
+/*
+ * The line of the current row. Rows come in the same order in every
+ * iteration and every run (case by case, metric by metric), so the line
+ * that followed the previous row's line last time is tried first; the
+ * string table and the index are only needed when that guess fails.
+ */
+static struct rs_line *find_line(struct csvt *t, enum rs_better better)
+{
+	struct rs_set *s = t->s;
+	size_t hint = t->prev_line ? s->lines[t->prev_line - 1].next_hint : 0;
+	struct rs_line *l;
+
+	if (hint && line_matches(t, &s->lines[hint - 1]))
+		l = &s->lines[hint - 1];
+	else
+		l = lookup_line(t, better);
+	if (!l)
 		return NULL;
+	if (t->prev_line)
+		s->lines[t->prev_line - 1].next_hint = l - s->lines + 1;
+	t->prev_line = l - s->lines + 1;
 	return l;
 }
 
 static int line_add(struct csvt *t, struct rs_line *l, int side, double v)
 {
 	if (side >= l->nvals) {
-		struct rs_vals *nv = realloc(l->vals, (side + 1) * sizeof(*nv));
+		/* room for BASE and one NEW at once: the common comparison */
+		int n = side + 1 < 2 ? 2 : side + 1;
+		struct rs_vals *nv = realloc(l->vals, n * sizeof(*nv));
 
 		if (!nv)
 			return ct_err(t, "out of memory");
-		memset(nv + l->nvals, 0, (side + 1 - l->nvals) * sizeof(*nv));
+		memset(nv + l->nvals, 0, (n - l->nvals) * sizeof(*nv));
 		l->vals = nv;
-		l->nvals = side + 1;
+		l->nvals = n;
 	}
 	if (vals_push(&l->vals[side], v))
 		return ct_err(t, "out of memory");
@@ -754,10 +798,11 @@ static int line_add(struct csvt *t, struct rs_line *l, int side, double v)
 }
 
 /* The same metric must keep its unit and direction everywhere. */
-static int line_agrees(struct csvt *t, const struct rs_line *l, const char *unit,
-		       enum rs_better better)
+static int line_agrees(struct csvt *t, const struct rs_line *l, enum rs_better better)
 {
-	if (l->unit != unit)
+	const char *unit = fld(t, C_UNIT);
+
+	if (strcmp(l->unit, unit))
 		return ct_err(t, "%s/%s: unit '%s' but '%s' at %s:%ld", l->workload,
 			      l->metric, unit, l->unit, l->file, l->lineno);
 	if (l->better != better)
@@ -771,7 +816,6 @@ static int results_row(struct csvt *t)
 {
 	enum rs_better better = RS_INFO;
 	struct rs_line *l;
-	const char *unit;
 	long iter;
 	double v;
 	int side;
@@ -784,11 +828,10 @@ static int results_row(struct csvt *t)
 	side = row_side(t, C_LABEL);
 	if (side < 0)
 		return -1;
-	unit = intern(t->s, fld(t, C_UNIT), fld_len(t, C_UNIT));
-	l = unit ? find_line(t, unit, better) : NULL;
+	l = find_line(t, better);
 	if (!l)
 		return ct_err(t, "out of memory");
-	if (line_agrees(t, l, unit, better) || line_add(t, l, side, v))
+	if (line_agrees(t, l, better) || line_add(t, l, side, v))
 		return -1;
 	t->s->runs[t->run].nrows++;
 	t->s->sides[side].nrows++;
@@ -831,19 +874,16 @@ static int meta_row(struct csvt *t)
 	return 0;
 }
 
-static struct rs_sampleset *find_sampleset(struct csvt *t, int side)
+/* The sample set of (side, workload, case, class), interned strings; made if new. */
+static struct rs_sampleset *sampleset_get(struct rs_set *s, int side, const char *wl,
+					  const char *kase, const char *klass)
 {
-	struct rs_set *s = t->s;
+	const void *k[4] = { wl, kase, klass, (void *)(uintptr_t)(side + 1) };
 	struct rs_sampleset *ss;
-	const void *k[4];
 	size_t idx = s->nsamples;
 	int r;
 
-	k[0] = intern(s, fld(t, S_WORKLOAD), fld_len(t, S_WORKLOAD));
-	k[1] = intern(s, fld(t, S_CASE), fld_len(t, S_CASE));
-	k[2] = intern(s, fld(t, S_CLASS), fld_len(t, S_CLASS));
-	k[3] = (void *)(uintptr_t)(side + 1);
-	if (!k[0] || !k[1] || !k[2])
+	if (!wl || !kase || !klass)
 		return NULL;
 	r = hash_get(s->sample_idx, k, &idx);
 	if (r < 0)
@@ -862,10 +902,19 @@ static struct rs_sampleset *find_sampleset(struct csvt *t, int side)
 	ss = &s->samples[s->nsamples++];
 	memset(ss, 0, sizeof(*ss));
 	ss->side = side;
-	ss->workload = k[0];
-	ss->kase = k[1];
-	ss->klass = k[2];
+	ss->workload = wl;
+	ss->kase = kase;
+	ss->klass = klass;
 	return ss;
+}
+
+static struct rs_sampleset *find_sampleset(struct csvt *t, int side)
+{
+	struct rs_set *s = t->s;
+
+	return sampleset_get(s, side, intern(s, fld(t, S_WORKLOAD), fld_len(t, S_WORKLOAD)),
+			     intern(s, fld(t, S_CASE), fld_len(t, S_CASE)),
+			     intern(s, fld(t, S_CLASS), fld_len(t, S_CLASS)));
 }
 
 static int samples_row(struct csvt *t)
@@ -917,7 +966,10 @@ static int ct_open(struct csvt *t, struct csv_parser *p, struct rs_set *s,
 
 static int ct_feed(struct csvt *t, struct csv_parser *p, const void *buf, size_t len)
 {
-	size_t done = csv_parse(p, buf, len, ct_field, ct_row, t);
+	size_t done;
+
+	t->chunk_nul = memchr(buf, '\0', len) != NULL;
+	done = csv_parse(p, buf, len, ct_field, ct_row, t);
 
 	if (t->failed)
 		return -1;
@@ -959,9 +1011,10 @@ int rs_parse_buf(struct rs_set *s, enum rs_kind kind, const char *name,
 static int parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int run)
 {
 	const char *name = intern(s, path, strlen(path));
-	static char buf[1 << 20];
+	size_t len = 1 << 20;
 	struct csv_parser p;
 	struct csvt t;
+	char *buf;
 	ssize_t n;
 	int fd, rc = 0;
 
@@ -970,16 +1023,19 @@ static int parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return set_err(s, "%s: %s", path, strerror(errno));
-	if (ct_open(&t, &p, s, kind, name, run)) {
+	buf = malloc(len);
+	if (!buf || ct_open(&t, &p, s, kind, name, run)) {
+		free(buf);
 		close(fd);
-		return -1;
+		return buf ? -1 : set_err(s, "out of memory");
 	}
-	while (!rc && (n = read(fd, buf, sizeof(buf))) != 0) {
+	while (!rc && (n = read(fd, buf, len)) != 0) {
 		if (n < 0)
 			rc = set_err(s, "%s: %s", path, strerror(errno));
 		else
 			rc = ct_feed(&t, &p, buf, n);
 	}
+	free(buf);
 	close(fd);
 	return ct_close(&t, &p, rc);
 }
@@ -1018,6 +1074,21 @@ static int load_run(struct rs_set *s, const char *results)
 	return 0;
 }
 
+static int add_pending(struct rs_set *s, const char *path)
+{
+	struct rs_pending *p = realloc(s->pending, (s->npending + 1) * sizeof(*p));
+
+	if (!p)
+		return set_err(s, "out of memory");
+	s->pending = p;
+	p[s->npending].arg = s->cur_arg;
+	p[s->npending].path = strdup(path);
+	if (!p[s->npending].path)
+		return set_err(s, "out of memory");
+	s->npending++;
+	return 0;
+}
+
 static int subdir_filter(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
@@ -1037,7 +1108,7 @@ static int load_label_dir(struct rs_set *s, const char *dir)
 		snprintf(path, sizeof(path), "%s/%s/results.csv", dir, ents[i]->d_name);
 		if (!rc && is_file(path)) {
 			found++;
-			rc = load_run(s, path);
+			rc = add_pending(s, path);
 		}
 		free(ents[i]);
 	}
@@ -1056,14 +1127,225 @@ int rs_add_arg(struct rs_set *s, const char *arg)
 	if (stat(arg, &st))
 		return set_err(s, "%s: %s", arg, strerror(errno));
 	if (S_ISREG(st.st_mode)) {
-		rc = load_run(s, arg);
+		rc = add_pending(s, arg);
 	} else if (S_ISDIR(st.st_mode)) {
 		snprintf(path, sizeof(path), "%s/results.csv", arg);
-		rc = is_file(path) ? load_run(s, path) : load_label_dir(s, arg);
+		rc = is_file(path) ? add_pending(s, path) : load_label_dir(s, arg);
 	} else {
 		rc = set_err(s, "%s: not a file or directory", arg);
 	}
 	s->cur_arg++;
+	return rc;
+}
+
+/* ------------------------------------------------------------ merging */
+
+/* Append src's values to dst; when dst is empty, take src's array. */
+static int vals_move(struct rs_vals *dst, struct rs_vals *src)
+{
+	size_t i;
+
+	if (!dst->n) {
+		free(dst->v);
+		*dst = *src;
+		*src = (struct rs_vals){ 0 };
+		return 0;
+	}
+	for (i = 0; i < src->n; i++)
+		if (vals_push(dst, src->v[i]))
+			return -1;
+	return 0;
+}
+
+static int line_slot(struct rs_line *l, int side)
+{
+	struct rs_vals *nv;
+
+	if (side < l->nvals)
+		return 0;
+	nv = realloc(l->vals, (side + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	memset(nv + l->nvals, 0, (side + 1 - l->nvals) * sizeof(*nv));
+	l->vals = nv;
+	l->nvals = side + 1;
+	return 0;
+}
+
+/* The line of s matching shard line x (made if new, checked if not). */
+static struct rs_line *merge_find(struct rs_set *s, const struct rs_line *x)
+{
+	const void *k[4] = { NULL, NULL, NULL, NULL };
+	const char *unit, *file;
+	struct rs_line *l;
+	size_t idx = s->nlines;
+	int ord[3], r;
+
+	k[0] = intern_order(s, x->workload, strlen(x->workload), &ord[0]);
+	k[1] = intern_order(s, x->kase, strlen(x->kase), &ord[1]);
+	k[2] = intern_order(s, x->metric, strlen(x->metric), &ord[2]);
+	unit = intern(s, x->unit, strlen(x->unit));
+	file = intern(s, x->file, strlen(x->file));
+	if (!k[0] || !k[1] || !k[2] || !unit || !file ||
+	    (r = hash_get(s->line_idx, k, &idx)) < 0) {
+		set_err(s, "out of memory");
+		return NULL;
+	}
+	if (r == 0) {
+		l = new_line(s, k, unit, x->better, file, x->lineno);
+		if (l) {
+			l->wl_order = ord[0];
+			l->case_order = ord[1];
+			l->metric_order = ord[2];
+		} else {
+			set_err(s, "out of memory");
+		}
+		return l;
+	}
+	l = &s->lines[idx];
+	if (l->unit != unit)
+		set_err(s, "%s:%ld: %s/%s: unit '%s' but '%s' at %s:%ld", file, x->lineno,
+			l->workload, l->metric, unit, l->unit, l->file, l->lineno);
+	else if (l->better != x->better)
+		set_err(s, "%s:%ld: %s/%s: better=%s but %s at %s:%ld", file, x->lineno,
+			l->workload, l->metric, rs_better_str(x->better),
+			rs_better_str(l->better), l->file, l->lineno);
+	else
+		return l;
+	return NULL;
+}
+
+static int merge_lines(struct rs_set *s, struct rs_set *sh, int from, int to)
+{
+	size_t i;
+
+	for (i = 0; i < sh->nlines; i++) {
+		struct rs_line *x = &sh->lines[i], *l;
+
+		if (from >= x->nvals || !x->vals[from].n)
+			continue;
+		l = merge_find(s, x);
+		if (!l)
+			return -1;
+		if (line_slot(l, to) || vals_move(&l->vals[to], &x->vals[from]))
+			return set_err(s, "out of memory");
+	}
+	return 0;
+}
+
+static int merge_samples(struct rs_set *s, struct rs_set *sh, int to)
+{
+	size_t i;
+
+	for (i = 0; i < sh->nsamples; i++) {
+		struct rs_sampleset *x = &sh->samples[i], *ss;
+
+		ss = sampleset_get(s, to, intern(s, x->workload, strlen(x->workload)),
+				   intern(s, x->kase, strlen(x->kase)),
+				   intern(s, x->klass, strlen(x->klass)));
+		if (!ss || vals_move(&ss->vals, &x->vals))
+			return set_err(s, "out of memory");
+	}
+	return 0;
+}
+
+/* Move shard sh, one run read on its own, into s. */
+static int merge_shard(struct rs_set *s, struct rs_set *sh)
+{
+	struct rs_run *x = &sh->runs[0], *r;
+	int run, side = -1;
+
+	if (sh->warn[0] && strlen(s->warn) + strlen(sh->warn) < sizeof(s->warn))
+		strcat(s->warn, sh->warn);
+	run = rs_new_run(s, x->path);
+	if (run < 0)
+		return -1;
+	r = &s->runs[run];
+	r->arg = x->arg;
+	r->nrows = x->nrows;
+	r->has_meta = x->has_meta;
+	r->meta = x->meta;
+	r->nmeta = x->nmeta;
+	x->meta = NULL;
+	x->nmeta = 0;
+	if (x->side < 0)
+		return 0;
+	side = side_lookup(s, sh->sides[x->side].name, x->arg);
+	if (side < 0)
+		return -1;
+	r->side = side;
+	s->sides[side].nruns++;
+	s->sides[side].nrows += sh->sides[x->side].nrows;
+	if (merge_lines(s, sh, x->side, side) || merge_samples(s, sh, side))
+		return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ loading */
+
+struct loader {
+	struct rs_set *s;
+	struct rs_set *shards;
+	int *rc;
+	int next;
+};
+
+/* Read pending runs, each into its own shard, until none is left. */
+static void *load_worker(void *arg)
+{
+	struct loader *ld = arg;
+	int i;
+
+	while ((i = __atomic_fetch_add(&ld->next, 1, __ATOMIC_RELAXED)) < ld->s->npending) {
+		ld->shards[i].cur_arg = ld->s->pending[i].arg;
+		ld->rc[i] = load_run(&ld->shards[i], ld->s->pending[i].path);
+	}
+	return NULL;
+}
+
+/*
+ * Read the pending runs on up to one thread per CPU, then merge them in
+ * argument order, so sides, lines and errors come out exactly as if the
+ * files had been read one after the other.
+ */
+static int rs_load_pending(struct rs_set *s)
+{
+	struct loader ld = { .s = s };
+	int n = s->npending, i, nthr, started = 1, rc = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t tid[8];
+
+	if (!n)
+		return 0;
+	ld.shards = calloc(n, sizeof(*ld.shards));
+	ld.rc = calloc(n, sizeof(*ld.rc));
+	if (!ld.shards || !ld.rc) {
+		free(ld.shards);
+		free(ld.rc);
+		return set_err(s, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		rs_init(&ld.shards[i], s->flags);
+	nthr = n < cpus ? n : cpus < 1 ? 1 : cpus > 8 ? 8 : cpus;
+	for (; started < nthr; started++)
+		if (pthread_create(&tid[started], NULL, load_worker, &ld))
+			break;
+	load_worker(&ld);
+	for (i = 1; i < started; i++)
+		pthread_join(tid[i], NULL);
+	for (i = 0; i < n; i++) {
+		if (!rc && ld.rc[i])
+			rc = set_err(s, "%s", ld.shards[i].err);
+		else if (!rc)
+			rc = merge_shard(s, &ld.shards[i]);
+		rs_free(&ld.shards[i]);
+		free(s->pending[i].path);
+	}
+	free(ld.shards);
+	free(ld.rc);
+	free(s->pending);
+	s->pending = NULL;
+	s->npending = 0;
 	return rc;
 }
 
@@ -1254,6 +1536,8 @@ int rs_finish(struct rs_set *s)
 {
 	size_t i;
 
+	if (rs_load_pending(s))
+		return -1;
 	if (!s->nlines)
 		return set_err(s, "no measured rows in the input");
 	s->sorted = malloc(s->nlines * sizeof(*s->sorted));

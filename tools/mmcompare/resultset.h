@@ -46,6 +46,7 @@ struct rs_line {
 	struct rs_vals *vals;	/* [nvals], index = side */
 	int nvals;
 	char *name;		/* display name, set by rs_finish() */
+	size_t next_hint;	/* the line that followed this one last time + 1 */
 };
 
 struct rs_kv {
@@ -88,6 +89,12 @@ struct rs_workload {
 struct rs_strtab;
 struct rs_hash;
 
+/* A results.csv named by an argument, read by rs_finish(). */
+struct rs_pending {
+	char *path;
+	int arg;
+};
+
 struct rs_set {
 	unsigned flags;
 	struct rs_side sides[RS_MAX_SIDES];
@@ -95,6 +102,8 @@ struct rs_set {
 	struct rs_run *runs;
 	int nruns;
 	int cur_arg;		/* argument index while loading */
+	struct rs_pending *pending;
+	int npending;
 	struct rs_line *lines;
 	size_t nlines, caplines;
 	struct rs_line **sorted;	/* after rs_finish() */
@@ -111,14 +120,18 @@ struct rs_set {
 
 void rs_init(struct rs_set *s, unsigned flags);
 void rs_free(struct rs_set *s);
-/* A run directory, a results.csv, or a directory of run directories. */
+/*
+ * A run directory, a results.csv, or a directory of run directories: the
+ * runs are found now and read by rs_finish(), several at once on threads.
+ */
 int rs_add_arg(struct rs_set *s, const char *arg);
 /* Parse one schema file from memory into run @run (fuzzing, tests). */
 int rs_parse_buf(struct rs_set *s, enum rs_kind kind, const char *name,
 		 const void *buf, size_t len, int run);
 /* Start a run whose files are read with rs_parse_buf(). */
 int rs_new_run(struct rs_set *s, const char *path);
-/* Sort lines, group them by workload, build display names. */
+/* Read the runs rs_add_arg() found; sort lines, group them by workload,
+ * build display names. */
 int rs_finish(struct rs_set *s);
 
 const char *rs_better_str(enum rs_better b);

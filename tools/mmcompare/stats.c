@@ -8,12 +8,32 @@
 #include <gsl/gsl_statistics_double.h>
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "stats.h"
 
 double st_t_upper(double q, double df)
 {
 	return gsl_cdf_tdist_Qinv(q, df);
+}
+
+/*
+ * The quantile for a mean's interval has integer df = n - 1; tables of
+ * thousands of lines ask for the same few again and again.
+ */
+static double t_upper_int(double q, size_t df)
+{
+	static _Thread_local double cache_q, cache[256];
+
+	if (df >= 256)
+		return st_t_upper(q, df);
+	if (cache_q != q) {
+		memset(cache, 0, sizeof(cache));
+		cache_q = q;
+	}
+	if (!cache[df])
+		cache[df] = st_t_upper(q, df);
+	return cache[df];
 }
 
 /*
@@ -89,7 +109,7 @@ void st_summarize(double *v, size_t n, bool hmean, double alpha, struct st_summa
 		s->cov = 100.0 * s->sd / fabs(s->mean);
 		s->cov_ok = true;
 	}
-	tq = st_t_upper(alpha / 2, n - 1);
+	tq = t_upper_int(alpha / 2, n - 1);
 	if (s->hmean) {
 		hmean_ci(v, n, tq, s);
 	} else {
