@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Killing a nightly run mid-suite (the real driver, a tiny pageout suite):
+# SIGTERM stops the suite, history.csv stays valid and names the partial
+# run as failed; after a SIGKILL of the nightly the orphaned suite keeps the
+# lock until it ends, and the next start records the run as failed. The
+# meta.csv of a run carries the load average and busy processes at start.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+trap 'rm -rf "$d"' EXIT
+[ -x "$MMBENCH" ] || { skip "nightly kill" "no $MMBENCH (make)"; exit 4; }
+echo "pageout -p instances=1 -p size_mb=4 -p duration_s=0.3 -i 12 -w 0" >"$d/tiny.suite"
+write_conf "$d" <<'EOF2'
+trends = no
+EOF2
+sed -i 's/^suite = quick/suite = tiny.suite/' "$d/n.conf"
+
+# Measured iterations of the run so far (rows of its "loops" metric).
+iters() { grep -c ',loops,' "$1/results.csv" 2>/dev/null || echo 0; }
+
+# start_mid: start the nightly, wait until the suite is two iterations in.
+start_mid() {
+	"$NIGHTLY" "$d/n.conf" >"$d/out" 2>&1 &
+	pid=$!
+	run=''
+	for _ in $(seq 300); do
+		run=$(sed -n 's/^p_run_dir=//p' "$d/res/.nightly/pending-$HOST" 2>/dev/null)
+		[ -n "$run" ] && [ "$(iters "$run")" -ge 2 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+if ! start_mid; then
+	fail "SIGTERM: suite reached its first rows" "$(cat "$d/out")"
+	kill "$pid" 2>/dev/null
+	finish
+fi
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: nightly exits 1 (got $rc)" test "$rc" -eq 1
+check "SIGTERM: summary says killed" grep -q "FAILED: killed by SIGTERM during the suite" "$d/out"
+out=$("$MMHISTORY" check "$d/res/history.csv")
+check "SIGTERM: history.csv parseable ($out)" grep -q "valid, 1 rows" <<<"$out"
+row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,run_dir,reason)
+check "SIGTERM: the partial run is marked failed with the reason" \
+	grep -q "^failed	${run#"$d/res/"}	killed by SIGTERM during the suite" <<<"$row"
+check "SIGTERM: no pending run left" test ! -e "$d/res/.nightly/pending-$HOST"
+n=$(iters "$run")
+check "SIGTERM: the partial results are kept ($n of 12 iterations)" test "$n" -ge 2 -a "$n" -lt 12
+sleep 1
+check "SIGTERM: the suite stopped with the nightly" test "$(iters "$run")" -eq "$n"
+for k in nightly_loadavg nightly_busy nightly_procs nightly_mem_available_mb; do
+	v=$("$MMHISTORY" meta-get "$run/meta.csv" "$k")
+	check "meta.csv has $k at start ($v)" test -n "$v"
+done
+check "nightly_loadavg is three load averages" \
+	grep -Eq '^[0-9.]+ [0-9.]+ [0-9.]+$' <<<"$("$MMHISTORY" meta-get "$run/meta.csv" nightly_loadavg)"
+
+if ! start_mid; then
+	fail "SIGKILL: suite reached its first rows" "$(cat "$d/out")"
+	kill "$pid" 2>/dev/null
+	finish
+fi
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+# The orphaned driver still holds the lock: a start now must not run.
+"$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
+rc=$?
+check "SIGKILL: the orphaned suite keeps the lock (exit $rc)" test "$rc" -eq 75
+sed -i 's/^need_mem_mb = .*/need_mem_mb = 99999999/' "$d/n.conf"
+for _ in $(seq 120); do
+	"$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
+	rc=$?
+	[ "$rc" -ne 75 ] && break
+	sleep 0.5
+done
+check "SIGKILL: the next start runs once the suite ended (refused: exit $rc)" test "$rc" -eq 1
+check "SIGKILL: the next start reports the interrupted run" \
+	grep -q "recorded the interrupted run" "$d/out2"
+out=$("$MMHISTORY" check "$d/res/history.csv")
+check "SIGKILL: history.csv parseable ($out)" grep -q "valid, 3 rows" <<<"$out"
+row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,run_dir,reason | sed -n 2p)
+check "SIGKILL: the killed run is marked failed" \
+	grep -q "^failed	${run#"$d/res/"}	interrupted: the nightly was killed" <<<"$row"
+row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,reason | sed -n 3p)
+check "the refused start is recorded with its reason" grep -q "^refused	MemAvailable is" <<<"$row"
+check "the refusal names MemAvailable and need_mem_mb" \
+	grep -q "run: refused: MemAvailable is [0-9]* MiB; the suite needs need_mem_mb = 99999999" "$d/out2"
+finish
