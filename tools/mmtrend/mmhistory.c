@@ -50,7 +50,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mmhistory COMMAND ARGS\n"
 		"  append HISTORY COL=VALUE...        append one validated row (locked, fsync'd)\n"
-		"  check HISTORY [--dirs]             validate; --dirs: every run_dir exists\n"
+		"  check [--dirs] HISTORY             validate; --dirs: every run_dir exists\n"
 		"  select HISTORY [--host H] [--status S[,S]] [--label L] [--with-results]\n"
 		"         [--exclude DIR] [--last N] [--fields C[,C]]\n"
 		"                                     matching rows, oldest first, tab-separated\n"
@@ -204,13 +204,20 @@ static bool has_results(const char *root, const char *run_dir)
 
 static int cmd_check(int argc, char **argv)
 {
+	const char *path = argc == 2 ? argv[1] : NULL;
 	char root[PATH_MAX];
 	struct tab t;
 	size_t i, missing = 0;
-	bool dirs = argc > 2 && !strcmp(argv[2], "--dirs"), torn;
+	bool dirs = false, torn;
 
-	if (argc < 2 || argc > 3 || (argc == 3 && !dirs))
-		return die_usage("check: usage: check HISTORY [--dirs]");
+	if (argc == 3 && !strcmp(argv[1], "--dirs"))
+		path = argv[2];
+	else if (argc == 3 && !strcmp(argv[2], "--dirs"))
+		path = argv[1];
+	if (!path)
+		return die_usage("check: usage: check [--dirs] HISTORY");
+	dirs = argc == 3;
+	argv[1] = (char *)path;
 	if (hist_load(&t, argv[1])) {
 		printf("%s: INVALID: %s\n", argv[1], t.err);
 		tab_free(&t);
