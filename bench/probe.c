@@ -54,6 +54,7 @@ struct probe_fn {
 static struct {
 	struct probe_fn f[MAX_FUNCS];
 	int n;
+	bool none;		/* --probe none: not even workload defaults */
 	bool setup_done;	/* per case child: events created */
 	char tracefs[256];	/* mount point in use, "" if none */
 	char group[64];
@@ -101,7 +102,8 @@ void mm_probe_set(const char *funcs)
 	char bad[160];
 
 	pr.n = 0;
-	if (funcs && add_funcs(funcs, bad, sizeof(bad)) < 0) {
+	pr.none = funcs && !strcmp(funcs, "none");
+	if (funcs && !pr.none && add_funcs(funcs, bad, sizeof(bad)) < 0) {
 		fprintf(stderr, "mmbench: --probe '%s': %s\n", funcs, bad);
 		exit(MM_USAGE);
 	}
@@ -111,7 +113,7 @@ void mm_probe_default(struct mm_ctx *ctx, const char *funcs)
 {
 	char bad[160];
 
-	if (add_funcs(funcs, bad, sizeof(bad)) < 0)
+	if (!pr.none && add_funcs(funcs, bad, sizeof(bad)) < 0)
 		mm_log(ctx, "default probe '%s': %s", funcs, bad);
 }
 

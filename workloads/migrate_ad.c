@@ -36,7 +36,6 @@
 #include "migrate_common.h"
 
 #define HPAGE (2ul << 20)
-#define BALANCING "/proc/sys/kernel/numa_balancing"
 
 /* Migration and NUMA balancing counters; absent ones are left out. */
 static const char *const counters[] = {
@@ -147,12 +146,7 @@ static int ad_probe(struct mm_ctx *ctx)
 	    (!*mm_thp_mode(buf, sizeof(buf)) || !strcmp(buf, "never")))
 		return mm_skip(ctx, "thp=on: transparent hugepages are %s here",
 			       *buf ? "disabled (enabled=never)" : "not built in");
-	if (!strcmp(mm_param_str(ctx->c, "numa_balancing"), "off") &&
-	    mm_setting_get(BALANCING, buf, sizeof(buf)) == 0 &&
-	    strcmp(buf, "0") && !mm_is_root())
-		return mm_skip(ctx, "kernel.numa_balancing=%s and switching it off needs root (numa_balancing=keep runs with it, hint faults reported)",
-			       buf);
-	return MM_PASS;
+	return mig_balancing_probe(ctx);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -221,23 +215,6 @@ static int alloc_lists(struct mm_ctx *ctx, struct ad_state *s)
 	return MM_PASS;
 }
 
-/* Automatic NUMA balancing would migrate and hint-fault inside the phases. */
-static int balancing_off(struct mm_ctx *ctx)
-{
-	char cur[32];
-	int ret;
-
-	if (strcmp(mm_param_str(ctx->c, "numa_balancing"), "off") ||
-	    mm_setting_get(BALANCING, cur, sizeof(cur)) < 0 || !strcmp(cur, "0"))
-		return MM_PASS;
-	ret = mm_setting_set(BALANCING, "0");
-	if (ret < 0) {
-		errno = -ret;
-		return mm_err(ctx, "setting %s to 0", BALANCING);
-	}
-	return MM_PASS;
-}
-
 static int ad_prepare(struct mm_ctx *ctx)
 {
 	struct ad_state *s = calloc(1, sizeof(*s));
@@ -253,7 +230,7 @@ static int ad_prepare(struct mm_ctx *ctx)
 	s->from = (int)mm_param_int(ctx->c, "from");
 	s->to = (int)mm_param_int(ctx->c, "to");
 	s->method = mm_param_str(ctx->c, "method");
-	if (balancing_off(ctx) != MM_PASS ||
+	if (mig_balancing_off(ctx) != MM_PASS ||
 	    region_map(ctx, s, !strcmp(mm_param_str(ctx->c, "thp"), "on")) != MM_PASS ||
 	    alloc_lists(ctx, s) != MM_PASS)
 		return MM_FAIL;

@@ -9,6 +9,7 @@
 #include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "migrate_common.h"
 
@@ -78,4 +79,40 @@ long mig_not_on_node(void **pages, unsigned long n, int *status, int node)
 	for (unsigned long i = 0; i < n; i++)
 		off += status[i] != node;
 	return off;
+}
+
+#define BALANCING "/proc/sys/kernel/numa_balancing"
+
+/* The current value when it would have to be switched off, else NULL. */
+static const char *balancing_to_change(struct mm_ctx *ctx, char *buf, size_t len)
+{
+	if (strcmp(mm_param_str(ctx->c, "numa_balancing"), "off") ||
+	    mm_setting_get(BALANCING, buf, len) < 0 || !strcmp(buf, "0"))
+		return NULL;
+	return buf;
+}
+
+int mig_balancing_probe(struct mm_ctx *ctx)
+{
+	char cur[32];
+
+	if (balancing_to_change(ctx, cur, sizeof(cur)) && !mm_is_root())
+		return mm_skip(ctx, "kernel.numa_balancing=%s and switching it off needs root (numa_balancing=keep runs with it; hint faults are reported)",
+			       cur);
+	return MM_PASS;
+}
+
+int mig_balancing_off(struct mm_ctx *ctx)
+{
+	char cur[32];
+	int ret;
+
+	if (!balancing_to_change(ctx, cur, sizeof(cur)))
+		return MM_PASS;
+	ret = mm_setting_set(BALANCING, "0");
+	if (ret < 0) {
+		errno = -ret;
+		return mm_err(ctx, "setting %s to 0", BALANCING);
+	}
+	return MM_PASS;
 }

@@ -23,4 +23,13 @@ int mig_numa2_probe(struct mm_ctx *ctx, int *from, int *to);
  */
 long mig_not_on_node(void **pages, unsigned long n, int *status, int node);
 
+/*
+ * numa_balancing=off|keep: automatic NUMA balancing migrates pages and
+ * takes hint faults on its own, inside the timed phases. The probe skips
+ * when it is on and cannot be switched off (not root); prepare switches
+ * it off through the settings journal.
+ */
+int mig_balancing_probe(struct mm_ctx *ctx);
+int mig_balancing_off(struct mm_ctx *ctx);
+
 #endif /* MIGRATE_COMMON_H */

@@ -7,11 +7,13 @@
 extern const struct workload wl_pageout;
 extern const struct workload wl_thp_storm;
 extern const struct workload wl_migrate_ad;
+extern const struct workload wl_mlock_mix;
 
 const struct workload *const mm_workloads[] = {
 	&wl_pageout,
 	&wl_thp_storm,
 	&wl_migrate_ad,
+	&wl_mlock_mix,
 	NULL,
 };
 

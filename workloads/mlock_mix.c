@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlock_mix: concurrent migration of a mix of mlocked and unlocked pages.
+ *
+ * Kernel path: move_pages(2) -> migrate_pages() -> migrate_folio_move()
+ * (unmap_and_move() before 6.3) -> remove_migration_ptes(), which has to
+ * rebuild the mlock state of each new page in mlock_folio() (mlock_count
+ * since 6.1). Until "mm: migrate: record the mlocked page status to remove
+ * unnecessary lru drain" (Linux 6.7), migrate_folio_move() called
+ * lru_add_drain() for every mapped page so that the new page was on the
+ * LRU before mlock_folio() looked at it; since then the old page's mlocked
+ * state is recorded at unmap time (PAGE_WAS_MLOCKED) and only mlocked pages
+ * drain. With trigger=compact the same path runs from compaction
+ * (/proc/sys/vm/compact_memory -> compact_nodes() -> migrate_pages()) on
+ * one node, mlocked pages included when compact_unevictable_allowed=1.
+ * (EXPERIMENTS.md section 3.)
+ *
+ * Each thread owns a region of size_mb, mlock_pct percent of it mlocked in
+ * 64 KiB chunks spread evenly through it, every page written. Per round
+ * every thread moves its region from -> to and back (or writes
+ * compact_memory once); then all meet at a barrier and one of them checks
+ * what the drain protected: VmLck still equals the mlocked bytes, and
+ * nr_mlock and Unevictable are what they were before the migrations. A
+ * mismatch fails the case with the numbers: it is a kernel bug.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "migrate_common.h"
+
+#define CHUNK_PAGES 16		/* mlock granularity: 64 KiB of 4 KiB pages */
+#define COMPACT "/proc/sys/vm/compact_memory"
+#define UNEVICTABLE_ALLOWED "/proc/sys/vm/compact_unevictable_allowed"
+#define STAT_REFRESH "/proc/sys/vm/stat_refresh"
+#define KPF_UNEVICTABLE 18	/* include/uapi/linux/kernel-page-flags.h */
+#define KPF_MLOCKED 33
+
+static const char *const counters[] = {
+	"pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned",
+	"compact_free_scanned", "compact_isolated", "compact_stall",
+	"compact_fail", "compact_success", "unevictable_pgs_mlocked",
+	"unevictable_pgs_munlocked", "unevictable_pgs_rescued",
+	"unevictable_pgs_culled", "unevictable_pgs_stranded",
+	"unevictable_pgs_cleared", "nr_mlock", "nr_unevictable",
+	"numa_hint_faults", "thp_migration_success",
+	NULL,
+};
+
+/* What the mlock bookkeeping looks like from user space. */
+struct mlock_snap {
+	long long vmlck_kb;	/* VmLck of this process (/proc/self/status) */
+	long long nr_mlock;	/* pages, /proc/vmstat */
+	long long unevictable_kb; /* /proc/meminfo */
+	/* Own pages by /proc/kpageflags (root), -1 when not looked at: */
+	long long lost;		/* should be mlocked, PG_mlocked clear */
+	long long evictable;	/* mlocked but not on the unevictable LRU */
+	long long stray;	/* should not be mlocked, PG_mlocked set */
+};
+
+struct mix_region {
+	char *buf;
+	size_t len;
+	unsigned long npages;
+	void **pages;
+	int *status, *prev;	/* this call's and the last call's placement */
+	uint64_t *pfn, *pfn_new; /* compact: PFNs from /proc/self/pagemap */
+	uint64_t *chk;		/* PFNs for the kpageflags check */
+	double *lat;		/* ns per migration call */
+	size_t nlat, cap;
+};
+
+struct mix_slot {
+	uint64_t migrated;	/* pages that changed node (or PFN) */
+	uint64_t not_migrated;	/* move_pages: pages left behind */
+	int err;		/* errno of a failed call */
+	char op[32];		/* the call that failed */
+};
+
+struct mix_state {
+	int n, from, to;
+	long long rounds_max;
+	bool compact;
+	size_t locked_bytes;
+	struct mix_region *r;
+	int *node_to, *node_from;	/* shared target lists */
+	struct bitmask *settle;	/* {from}: mbind target and drain */
+	int pagemap_fd, kpf_fd;
+	int pct;
+	/* nr_mlock/Unevictable compared exactly only when nothing else moves them */
+	bool global_exact;
+	char global_note[300];
+	pthread_barrier_t bar;
+	bool bar_ok;
+	/* Written by the barrier's serial thread between two barriers. */
+	long long rounds_done;
+	bool stop, bad;
+	uint64_t check_ns;
+	struct mlock_snap base, last;
+	char why[512];
+};
+
+static const char *def_threads(char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", mm_ncpus());
+	return buf;
+}
+
+static const struct mm_param params[] = {
+	{ .name = "threads", .type = MM_P_INT, .def_fn = def_threads, .min = 1,
+	  .max = 1024, .help = "migrating threads, pinned round-robin (default: CPUs)" },
+	{ .name = "size_mb", .type = MM_P_INT, .def = "64", .min = 1, .max = 1 << 20,
+	  .help = "region of each thread in MiB" },
+	{ .name = "mlock_pct", .type = MM_P_INT, .def = "0,10,50,100", .min = 0,
+	  .max = 100, .help = "percent of each region mlocked, in 64 KiB chunks spread through it" },
+	{ .name = "duration_s", .type = MM_P_DOUBLE, .def = "5", .min = 0.01,
+	  .max = 86400, .help = "seconds of rounds per iteration (unless rounds is set)" },
+	{ .name = "rounds", .type = MM_P_INT, .def = "0", .min = 0, .max = 1000000,
+	  .help = "rounds per iteration instead of duration_s (0: use duration_s)" },
+	{ .name = "trigger", .type = MM_P_ENUM, .def = "move_pages",
+	  .choices = "move_pages|compact",
+	  .help = "move_pages: to and back between two nodes; compact: compact_memory on one node (root)" },
+	{ .name = "from", .type = MM_P_INT, .def_fn = mig_def_from, .min = 0,
+	  .max = 4095, .help = "move_pages: home node of the regions" },
+	{ .name = "to", .type = MM_P_INT, .def_fn = mig_def_to, .min = 0, .max = 4095,
+	  .help = "move_pages: node the regions visit" },
+	{ .name = "numa_balancing", .type = MM_P_ENUM, .def = "off",
+	  .choices = "off|keep",
+	  .help = "off: kernel.numa_balancing=0 for the run (restored after); keep: leave it" },
+	MM_PARAM_END,
+};
+
+/* ---------------------------------------------------------------- probe */
+
+/* Chunk j is mlocked when the running share crosses an integer: an even
+ * spread of pct percent of the chunks (Bresenham). */
+static bool chunk_locked(size_t j, int pct)
+{
+	return (j + 1) * (size_t)pct / 100 > j * (size_t)pct / 100;
+}
+
+static size_t region_locked_bytes(size_t len, size_t pg, int pct)
+{
+	size_t chunk = CHUNK_PAGES * pg, nchunks = (len + chunk - 1) / chunk, n = 0;
+
+	for (size_t j = 0; j < nchunks; j++)
+		if (chunk_locked(j, pct))
+			n += j == nchunks - 1 ? len - j * chunk : chunk;
+	return n;
+}
+
+static int probe_compact(struct mm_ctx *ctx)
+{
+	if (!mm_is_root())
+		return mm_skip(ctx, "trigger=compact writes %s and reads PFNs from /proc/self/pagemap: needs root",
+			       COMPACT);
+	if (access(COMPACT, W_OK) < 0)
+		return mm_skip(ctx, "no writable %s: kernel without CONFIG_COMPACTION", COMPACT);
+	if (access(UNEVICTABLE_ALLOWED, W_OK) < 0)
+		return mm_skip(ctx, "no writable %s: compaction cannot be told to migrate mlocked pages",
+			       UNEVICTABLE_ALLOWED);
+	return MM_PASS;
+}
+
+/* move_pages: both nodes must hold every region, a tenth spare. */
+static int probe_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
+{
+	int from, to, ret = mig_numa2_probe(ctx, &from, &to);
+
+	if (ret != MM_PASS)
+		return ret;
+	for (int i = 0; i < 2; i++) {
+		int node = i ? to : from;
+		long long free_b;
+
+		numa_node_size64(node, &free_b);
+		if ((long long)total_mb > free_b / 10 * 9 >> 20)
+			return mm_fail(ctx, "threads x size_mb = %llu MiB does not fit on node %d: %lld MiB free, at most %lld usable",
+				       total_mb, node, free_b >> 20, free_b / 10 * 9 >> 20);
+	}
+	return MM_PASS;
+}
+
+/* mlock needs RLIMIT_MEMLOCK (or CAP_IPC_LOCK); each locked run is a VMA. */
+static int probe_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pct)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), chunk = CHUNK_PAGES * pg;
+	size_t locked = region_locked_bytes(len, pg, pct);
+	size_t nchunks = (len + chunk - 1) / chunk, lchunks = (locked + chunk - 1) / chunk;
+	size_t runs = lchunks < nchunks - lchunks + 1 ? lchunks : nchunks - lchunks + 1;
+	size_t vmas = (size_t)threads * (2 * runs + 1);
+	char buf[32];
+	struct rlimit rl;
+
+	locked *= (size_t)threads;
+	if (!mm_is_root() && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < locked)
+		return mm_skip(ctx, "mlock_pct=%d locks %zu KiB, RLIMIT_MEMLOCK is %llu KiB (run as root or raise ulimit -l)",
+			       pct, locked >> 10, (unsigned long long)rl.rlim_cur >> 10);
+	if (mm_read_file("/proc/sys/vm/max_map_count", buf, sizeof(buf)) == 0 &&
+	    vmas + 1000 > (size_t)atol(buf))
+		return mm_fail(ctx, "the mlock spread needs about %zu mappings, vm.max_map_count is %s: use fewer threads or a smaller size_mb",
+			       vmas, buf);
+	return MM_PASS;
+}
+
+static int mix_probe(struct mm_ctx *ctx)
+{
+	long long threads = mm_param_int(ctx->c, "threads");
+	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	unsigned long long total_mb = (unsigned long long)threads * (len >> 20);
+	long long avail_kb = mm_mem_available_kb();
+	int ret;
+
+	if (!strcmp(mm_param_str(ctx->c, "trigger"), "compact"))
+		ret = probe_compact(ctx);
+	else
+		ret = probe_nodes(ctx, total_mb);
+	if (ret != MM_PASS)
+		return ret;
+	if (avail_kb > 0 && total_mb > (unsigned long long)avail_kb / 2048)
+		return mm_fail(ctx, "threads x size_mb = %llu MiB is more than half of MemAvailable (%lld MiB)",
+			       total_mb, avail_kb >> 10);
+	ret = probe_mlock(ctx, threads, len, (int)mm_param_int(ctx->c, "mlock_pct"));
+	if (ret != MM_PASS)
+		return ret;
+	return mig_balancing_probe(ctx);
+}
+
+/* ---------------------------------------------------------------- state */
+
+static void mix_cleanup(struct mm_ctx *ctx)
+{
+	struct mix_state *s = ctx->priv;
+
+	if (!s)
+		return;
+	for (int i = 0; s->r && i < s->n; i++) {
+		struct mix_region *r = &s->r[i];
+
+		if (r->buf)
+			munmap(r->buf, r->len);
+		free(r->pages);
+		free(r->status);
+		free(r->prev);
+		free(r->pfn);
+		free(r->pfn_new);
+		free(r->chk);
+		free(r->lat);
+	}
+	free(s->r);
+	free(s->node_to);
+	free(s->node_from);
+	if (s->settle)
+		numa_bitmask_free(s->settle);
+	if (s->bar_ok)
+		pthread_barrier_destroy(&s->bar);
+	if (s->pagemap_fd >= 0)
+		close(s->pagemap_fd);
+	if (s->kpf_fd >= 0)
+		close(s->kpf_fd);
+	free(s);
+	ctx->priv = NULL;
+}
+
+/* "FIELD:" of a /proc/PID/status file in kB, -1 if absent. */
+static long long status_kb(const char *path, const char *field)
+{
+	char line[256];
+	size_t flen = strlen(field);
+	long long v = -1;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, flen) && line[flen] == ':') {
+			v = strtoll(line + flen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * Other processes holding mlocked memory (an mlockall()ed daemon) move
+ * nr_mlock and Unevictable while we run: list them, "" if none.
+ */
+static void other_mlockers(char *buf, size_t len)
+{
+	struct dirent *de;
+	size_t off = 0;
+	DIR *d = opendir("/proc");
+
+	buf[0] = '\0';
+	if (!d)
+		return;
+	while ((de = readdir(d)) && off + 64 < len) {
+		char path[300];
+		long long kb;
+
+		if (!isdigit((unsigned char)de->d_name[0]) || atoi(de->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
+		kb = status_kb(path, "VmLck");
+		if (kb > 0)
+			off += (size_t)snprintf(buf + off, len - off, "%spid %s: %lld kB",
+						off ? ", " : "", de->d_name, kb);
+	}
+	closedir(d);
+}
+
+/* PFNs of the region (0: not present); pagemap shows them to root only. */
+static int read_pfns(struct mix_state *s, struct mix_region *r, uint64_t *out)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), bytes = r->npages * sizeof(*out);
+	ssize_t n = pread(s->pagemap_fd, out, bytes,
+			  (off_t)((uintptr_t)r->buf / pg * sizeof(*out)));
+
+	if (n != (ssize_t)bytes)
+		return n < 0 ? -errno : -EIO;
+	for (unsigned long i = 0; i < r->npages; i++)
+		out[i] = out[i] >> 63 ? out[i] & ((1ull << 55) - 1) : 0;
+	return 0;
+}
+
+/* Which page is meant to be mlocked: the chunk spread of region_mlock(). */
+static void classify(struct mix_state *s, unsigned long i, uint64_t flags,
+		     struct mlock_snap *m)
+{
+	bool locked = chunk_locked(i / CHUNK_PAGES, s->pct);
+	bool ml = flags >> KPF_MLOCKED & 1, ue = flags >> KPF_UNEVICTABLE & 1;
+
+	if (locked && !ml)
+		m->lost++;
+	else if (locked && !ue)
+		m->evictable++;
+	else if (!locked && ml)
+		m->stray++;
+}
+
+/* Every page of a region by its kpageflags, PFN runs read at once. */
+static int region_flags(struct mix_state *s, struct mix_region *r,
+			struct mlock_snap *m)
+{
+	uint64_t flags[512];
+	int ret = read_pfns(s, r, r->chk);
+
+	if (ret < 0)
+		return ret;
+	for (unsigned long i = 0, n; i < r->npages; i += n) {
+		n = 1;
+		if (!r->chk[i]) {	/* not present: it was mlocked in */
+			classify(s, i, 0, m);
+			continue;
+		}
+		while (i + n < r->npages && n < 512 && r->chk[i + n] == r->chk[i] + n)
+			n++;
+		if (pread(s->kpf_fd, flags, n * sizeof(*flags),
+			  (off_t)(r->chk[i] * sizeof(*flags))) != (ssize_t)(n * sizeof(*flags)))
+			return -EIO;
+		for (unsigned long k = 0; k < n; k++)
+			classify(s, i + k, flags[k], m);
+	}
+	return 0;
+}
+
+/*
+ * The mlock state as user space sees it. Since 6.1 mlock_folio() batches
+ * pages per CPU before they reach the unevictable LRU; migrate_pages(2)
+ * between identical node sets drains every CPU's batches
+ * (lru_cache_disable(), lru_add_drain_all() before 5.13) and moves
+ * nothing. The vmstat totals lag per-CPU deltas until stat_refresh folds
+ * them (root).
+ */
+static int mlock_snap(struct mix_state *s, struct mlock_snap *m)
+{
+	int ret = 0;
+
+	if (numa_migrate_pages(0, s->settle, s->settle) < 0)
+		return -errno;
+	if (s->global_exact)
+		mm_trigger(STAT_REFRESH, "1");	/* EINVAL only warns of negatives */
+	m->vmlck_kb = status_kb("/proc/self/status", "VmLck");
+	m->nr_mlock = mm_vmstat_get("nr_mlock");
+	m->unevictable_kb = mm_meminfo_kb("Unevictable");
+	if (m->vmlck_kb < 0 || m->nr_mlock < 0 || m->unevictable_kb < 0)
+		return -ENOENT;
+	m->lost = m->evictable = m->stray = s->kpf_fd >= 0 ? 0 : -1;
+	for (int i = 0; s->kpf_fd >= 0 && ret == 0 && i < s->n; i++)
+		ret = region_flags(s, &s->r[i], m);
+	return ret;
+}
+
+/* mlock the chunks the spread selects, one call per run of them. */
+static int region_mlock(struct mix_region *r, size_t pg, int pct)
+{
+	size_t chunk = CHUNK_PAGES * pg, nchunks = (r->len + chunk - 1) / chunk;
+	size_t start = SIZE_MAX;
+
+	for (size_t j = 0; j <= nchunks; j++) {
+		bool l = j < nchunks && chunk_locked(j, pct);
+
+		if (l && start == SIZE_MAX)
+			start = j;
+		if (!l && start != SIZE_MAX) {
+			size_t off = start * chunk, end = j * chunk;
+
+			if (end > r->len)
+				end = r->len;
+			if (mlock(r->buf + off, end - off) < 0)
+				return -errno;
+			start = SIZE_MAX;
+		}
+	}
+	return 0;
+}
+
+static int region_setup(struct mm_ctx *ctx, struct mix_state *s,
+			struct mix_region *r, size_t len, int pct)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	int ret;
+
+	r->len = len;
+	r->npages = len / pg;
+	r->buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->buf == MAP_FAILED) {
+		r->buf = NULL;
+		return mm_err(ctx, "mmap of %zu MiB", len >> 20);
+	}
+	/* Base pages: one migration, and before 6.7 one drain, per page. */
+	if (madvise(r->buf, len, MADV_NOHUGEPAGE) < 0)
+		return mm_err(ctx, "madvise(MADV_NOHUGEPAGE)");
+	if (!s->compact && mbind(r->buf, len, MPOL_BIND, s->settle->maskp,
+				 s->settle->size + 1, 0) < 0)
+		return mm_err(ctx, "mbind(MPOL_BIND, node %d)", s->from);
+	memset(r->buf, 0x5a, len);
+	ret = region_mlock(r, pg, pct);
+	if (ret < 0) {
+		errno = -ret;
+		return mm_err(ctx, "mlock of %d%% of %zu MiB", pct, len >> 20);
+	}
+	r->pages = calloc(r->npages, sizeof(*r->pages));
+	r->status = calloc(r->npages, sizeof(int));
+	r->prev = calloc(r->npages, sizeof(int));
+	r->pfn = calloc(s->compact ? r->npages : 1, sizeof(uint64_t));
+	r->pfn_new = calloc(s->compact ? r->npages : 1, sizeof(uint64_t));
+	r->chk = calloc(s->kpf_fd >= 0 ? r->npages : 1, sizeof(uint64_t));
+	if (!r->pages || !r->status || !r->prev || !r->pfn || !r->pfn_new || !r->chk)
+		return mm_err(ctx, "allocating page lists");
+	for (unsigned long i = 0; i < r->npages; i++)
+		r->pages[i] = r->buf + i * pg;
+	return MM_PASS;
+}
+
+/* Where each region starts: all on from, or its PFNs for compaction. */
+static int regions_placed(struct mm_ctx *ctx, struct mix_state *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		struct mix_region *r = &s->r[i];
+		long off;
+		int ret;
+
+		if (s->compact) {
+			ret = read_pfns(s, r, r->pfn);
+			if (ret < 0) {
+				errno = -ret;
+				return mm_err(ctx, "reading /proc/self/pagemap");
+			}
+			continue;
+		}
+		off = mig_not_on_node(r->pages, r->npages, r->prev, s->from);
+		if (off != 0)
+			return mm_fail(ctx, "after populating, %ld pages of region %d are not on node %d%s",
+				       off, i, s->from, off < 0 ? " (move_pages query failed)" : "");
+	}
+	return MM_PASS;
+}
+
+static int shared_lists(struct mm_ctx *ctx, struct mix_state *s, unsigned long npages)
+{
+	s->settle = numa_allocate_nodemask();
+	s->node_to = calloc(npages, sizeof(int));
+	s->node_from = calloc(npages, sizeof(int));
+	s->r = calloc((size_t)s->n, sizeof(*s->r));
+	if (!s->settle || !s->node_to || !s->node_from || !s->r)
+		return mm_err(ctx, "calloc");
+	numa_bitmask_setbit(s->settle, (unsigned int)s->from);
+	for (unsigned long i = 0; i < npages; i++) {
+		s->node_to[i] = s->to;
+		s->node_from[i] = s->from;
+	}
+	return MM_PASS;
+}
+
+/* Compaction skips mlocked pages unless compact_unevictable_allowed=1. */
+static int allow_unevictable(struct mm_ctx *ctx)
+{
+	char cur[16];
+	int ret;
+
+	if (mm_setting_get(UNEVICTABLE_ALLOWED, cur, sizeof(cur)) == 0 &&
+	    !strcmp(cur, "1"))
+		return MM_PASS;
+	ret = mm_setting_set(UNEVICTABLE_ALLOWED, "1");
+	if (ret < 0) {
+		errno = -ret;
+		return mm_err(ctx, "setting %s to 1", UNEVICTABLE_ALLOWED);
+	}
+	return MM_PASS;
+}
+
+/*
+ * Root sees PFNs and page flags: the own-page check and compaction's
+ * moved-page count need them. nr_mlock and Unevictable are global: they
+ * are held exact only where per-CPU deltas can be folded (root) and no
+ * other process holds mlocked memory; elsewhere they are reported only.
+ */
+static int open_views(struct mm_ctx *ctx, struct mix_state *s)
+{
+	char others[240];
+
+	s->pagemap_fd = s->kpf_fd = -1;
+	if (!mm_is_root()) {
+		snprintf(s->global_note, sizeof(s->global_note),
+			 "not root: own pages not checked, nr_mlock/Unevictable not folded (stat_refresh), reported only");
+		return MM_PASS;
+	}
+	s->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (s->pagemap_fd < 0)
+		return mm_err(ctx, "opening /proc/self/pagemap");
+	s->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (s->kpf_fd < 0)
+		mm_log(ctx, "no /proc/kpageflags (%s): own pages not checked", strerror(errno));
+	other_mlockers(others, sizeof(others));
+	s->global_exact = !others[0] && access(STAT_REFRESH, W_OK) == 0;
+	if (others[0])
+		snprintf(s->global_note, sizeof(s->global_note),
+			 "other processes hold mlocked memory (%s): nr_mlock/Unevictable reported, not checked",
+			 others);
+	return MM_PASS;
+}
+
+static int mix_prepare(struct mm_ctx *ctx)
+{
+	struct mix_state *s = calloc(1, sizeof(*s));
+	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	struct mlock_snap m;
+
+	if (!s)
+		return mm_err(ctx, "calloc");
+	ctx->priv = s;
+	s->pagemap_fd = s->kpf_fd = -1;
+	s->n = (int)mm_param_int(ctx->c, "threads");
+	s->pct = (int)mm_param_int(ctx->c, "mlock_pct");
+	s->compact = !strcmp(mm_param_str(ctx->c, "trigger"), "compact");
+	s->from = (int)mm_param_int(ctx->c, "from");
+	s->to = s->compact ? s->from : (int)mm_param_int(ctx->c, "to");
+	s->rounds_max = mm_param_int(ctx->c, "rounds");
+	s->locked_bytes = (size_t)s->n * region_locked_bytes(len, (size_t)sysconf(_SC_PAGESIZE), s->pct);
+	mm_probe_default(ctx, "lru_add_drain");
+	if (open_views(ctx, s) != MM_PASS || mig_balancing_off(ctx) != MM_PASS ||
+	    (s->compact && allow_unevictable(ctx) != MM_PASS) ||
+	    shared_lists(ctx, s, len / (size_t)sysconf(_SC_PAGESIZE)) != MM_PASS)
+		return MM_FAIL;
+	if (s->global_note[0] && ctx->iteration == 0)
+		mm_note(ctx, "mlock_mix", "[%s]: %s", mm_case_string(ctx->c), s->global_note);
+	for (int i = 0; i < s->n; i++)
+		if (region_setup(ctx, s, &s->r[i], len, s->pct) != MM_PASS)
+			return MM_FAIL;
+	if (regions_placed(ctx, s) != MM_PASS)
+		return MM_FAIL;
+	if (pthread_barrier_init(&s->bar, NULL, (unsigned int)s->n) != 0)
+		return mm_fail(ctx, "pthread_barrier_init failed");
+	s->bar_ok = true;
+	if (mlock_snap(s, &m) < 0)
+		return mm_err(ctx, "reading VmLck, nr_mlock, Unevictable and page flags");
+	if ((size_t)m.vmlck_kb != s->locked_bytes >> 10 || m.lost > 0 || m.stray > 0)
+		return mm_fail(ctx, "after mlock and before any migration: VmLck %lld kB for %zu kB locked, %lld pages not mlocked, %lld mlocked by mistake",
+			       m.vmlck_kb, s->locked_bytes >> 10, m.lost, m.stray);
+	return MM_PASS;
+}
+
+/* ---------------------------------------------------------------- tasks */
+
+static int lat_add(struct mix_region *r, uint64_t ns)
+{
+	if (r->nlat == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+		double *p = realloc(r->lat, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->lat = p;
+		r->cap = cap;
+	}
+	r->lat[r->nlat++] = (double)ns;
+	return 0;
+}
+
+static void task_error(struct mix_slot *sl, int err, const char *op)
+{
+	sl->err = err;
+	snprintf(sl->op, sizeof(sl->op), "%s", op);
+}
+
+/* One move_pages(2) call for the whole region; counts what changed node. */
+static int move_once(struct mix_state *s, struct mix_region *r,
+		     struct mix_slot *sl, int node)
+{
+	uint64_t t0 = mm_now_ns();
+	long ret = numa_move_pages(0, r->npages, r->pages,
+				   node == s->to ? s->node_to : s->node_from,
+				   r->status, MPOL_MF_MOVE);
+	uint64_t dt = mm_now_ns() - t0;
+	int *tmp;
+
+	if (ret < 0) {
+		task_error(sl, errno, "move_pages");
+		return -1;
+	}
+	if (lat_add(r, dt) < 0) {
+		task_error(sl, ENOMEM, "latency buffer");
+		return -1;
+	}
+	for (unsigned long i = 0; i < r->npages; i++) {
+		if (r->status[i] != node)
+			sl->not_migrated++;
+		else if (r->prev[i] != node)
+			sl->migrated++;
+	}
+	tmp = r->prev;
+	r->prev = r->status;
+	r->status = tmp;
+	return 0;
+}
+
+/* Pages of the region whose PFN changed since the last look. */
+static int pfn_moved(struct mix_state *s, struct mix_region *r,
+		     struct mix_slot *sl)
+{
+	uint64_t *tmp;
+	int ret = read_pfns(s, r, r->pfn_new);
+
+	if (ret < 0)
+		return ret;
+	for (unsigned long i = 0; i < r->npages; i++)
+		sl->migrated += r->pfn_new[i] != r->pfn[i];
+	tmp = r->pfn;
+	r->pfn = r->pfn_new;
+	r->pfn_new = tmp;
+	return 0;
+}
+
+/* One compact_memory write: compaction of every zone, in this thread. */
+static void compact_once(struct mix_state *s, struct mix_region *r,
+			 struct mix_slot *sl)
+{
+	uint64_t t0 = mm_now_ns();
+	int ret = mm_trigger(COMPACT, "1");
+	uint64_t dt = mm_now_ns() - t0;
+
+	if (ret < 0)
+		return task_error(sl, -ret, "writing compact_memory");
+	if (lat_add(r, dt) < 0)
+		return task_error(sl, ENOMEM, "latency buffer");
+	ret = pfn_moved(s, r, sl);
+	if (ret < 0)
+		return task_error(sl, -ret, "reading pagemap");
+}
+
+/*
+ * After a round: VmLck is the mlocked bytes, every own page is mlocked and
+ * on the unevictable LRU exactly where the spread says, and nr_mlock and
+ * Unevictable are what they were before migrating.
+ */
+static bool check_round(struct mix_state *s)
+{
+	long long want_kb = (long long)(s->locked_bytes >> 10);
+	struct mlock_snap *m = &s->last, *b = &s->base;
+	int ret = mlock_snap(s, m);
+	bool own_ok, global_ok;
+
+	if (ret < 0) {
+		snprintf(s->why, sizeof(s->why), "after round %lld: cannot read the mlock state: %s",
+			 s->rounds_done, strerror(-ret));
+		return false;
+	}
+	own_ok = m->vmlck_kb == want_kb && m->lost <= 0 && m->evictable <= 0 &&
+		 m->stray <= 0;
+	global_ok = m->nr_mlock == b->nr_mlock && m->unevictable_kb == b->unevictable_kb;
+	if (own_ok && (global_ok || !s->global_exact))
+		return true;
+	snprintf(s->why, sizeof(s->why),
+		 "mlock state changed by migration after round %lld: VmLck %lld kB (mlocked: %lld kB); own pages: %lld lost PG_mlocked, %lld mlocked but evictable, %lld mlocked by mistake; nr_mlock %lld pages (before migration: %lld), Unevictable %lld kB (before migration: %lld kB)",
+		 s->rounds_done, m->vmlck_kb, want_kb, m->lost, m->evictable,
+		 m->stray, m->nr_mlock, b->nr_mlock, m->unevictable_kb,
+		 b->unevictable_kb);
+	return false;
+}
+
+static bool any_task_error(struct mm_task *t)
+{
+	for (int i = 0; i < t->ntasks; i++)
+		if (((struct mix_slot *)mm_team_slot(t->team, i))->err)
+			return true;
+	return false;
+}
+
+/*
+ * All threads meet after each round; the barrier's serial thread checks
+ * the mlock state (timed, so rates can leave it out) and decides for all
+ * whether another round runs. The second barrier publishes the decision.
+ */
+static bool round_end(struct mm_task *t, struct mix_state *s)
+{
+	if (pthread_barrier_wait(&s->bar) == PTHREAD_BARRIER_SERIAL_THREAD) {
+		uint64_t t0 = mm_now_ns();
+
+		s->rounds_done++;
+		if (!check_round(s))
+			s->bad = true;
+		s->check_ns += mm_now_ns() - t0;
+		s->stop = s->bad || any_task_error(t) ||
+			  (s->rounds_max ? s->rounds_done >= s->rounds_max : mm_task_stop(t));
+	}
+	pthread_barrier_wait(&s->bar);
+	return s->stop;
+}
+
+static int mix_task(struct mm_task *t)
+{
+	struct mm_ctx *ctx = t->arg;
+	struct mix_state *s = ctx->priv;
+	struct mix_region *r = &s->r[t->id];
+	struct mix_slot *sl = t->slot;
+
+	mm_task_start(t);
+	do {
+		if (sl->err)
+			continue;	/* keep meeting the others at the barrier */
+		if (s->compact)
+			compact_once(s, r, sl);
+		else if (move_once(s, r, sl, s->to) == 0)
+			move_once(s, r, sl, s->from);
+	} while (!round_end(t, s));
+	return sl->err ? MM_FAIL : MM_PASS;
+}
+
+/* ---------------------------------------------------------------- run */
+
+/* Call latency percentiles over every thread; raw values to samples.csv. */
+static void latency_rows(struct mm_ctx *ctx, struct mix_state *s)
+{
+	const char *cls = s->compact ? "compact" : "move_pages";
+	size_t n = 0, k = 0;
+	double *all;
+
+	for (int i = 0; i < s->n; i++)
+		n += s->r[i].nlat;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all || !n) {
+		free(all);
+		mm_log(ctx, "no migration call latencies to report");
+		return;
+	}
+	for (int i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->r[i].nlat; j++) {
+			all[k++] = s->r[i].lat[j];
+			mm_sample(ctx, i, cls, (uint64_t)s->r[i].lat[j]);
+		}
+	mm_sort_doubles(all, n);
+	mm_emit(ctx, "calls", (double)n, "calls", MM_INFO);
+	mm_emit(ctx, "call_latency_p50", mm_percentile(all, n, 50), "ns", MM_LOWER);
+	mm_emit(ctx, "call_latency_p99", mm_percentile(all, n, 99), "ns", MM_LOWER);
+	mm_emit(ctx, "call_latency_max", all[n - 1], "ns", MM_LOWER);
+	free(all);
+}
+
+/*
+ * Migrated pages: move_pages counts what changed node in its own regions;
+ * compaction migrates any movable page of the zone, so the kernel's
+ * pgmigrate_success is its total and the own regions are reported apart.
+ */
+static double migrated_pages(struct mix_state *s, struct mm_team *team,
+			     const struct mm_phase *ph, uint64_t *own)
+{
+	long long pgm = mm_phase_vmstat(ph, "pgmigrate_success");
+
+	*own = 0;
+	for (int i = 0; i < s->n; i++)
+		*own += ((struct mix_slot *)mm_team_slot(team, i))->migrated;
+	return s->compact && pgm >= 0 ? (double)pgm : (double)*own;
+}
+
+/* Pages/s of each thread's own region: the slowest and the fastest. */
+static void thread_rows(struct mm_ctx *ctx, struct mix_state *s,
+			struct mm_team *team, double secs, uint64_t own)
+{
+	double lo = 0, hi = 0;
+	uint64_t left = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		struct mix_slot *sl = mm_team_slot(team, i);
+		double r = (double)sl->migrated / secs;
+
+		lo = i == 0 || r < lo ? r : lo;
+		hi = i == 0 || r > hi ? r : hi;
+		left += sl->not_migrated;
+	}
+	mm_emit(ctx, "thread_pages_per_s_min", lo, "pages/s", MM_HIGHER);
+	mm_emit(ctx, "thread_pages_per_s_max", hi, "pages/s", MM_INFO);
+	if (s->compact)
+		mm_emit(ctx, "region_pages_moved", (double)own, "pages", MM_INFO);
+	else
+		mm_emit(ctx, "not_migrated_pages", (double)left, "pages", MM_LOWER);
+}
+
+static void check_rows(struct mm_ctx *ctx, struct mix_state *s)
+{
+	mm_emit(ctx, "rounds", (double)s->rounds_done, "rounds", MM_INFO);
+	mm_emit(ctx, "mlock_checks_passed", (double)(s->rounds_done - s->bad),
+		"rounds", MM_INFO);
+	mm_emit(ctx, "mlocked_kb", (double)(s->locked_bytes >> 10), "kB", MM_INFO);
+	mm_emit(ctx, "vmlck_kb", (double)s->last.vmlck_kb, "kB", MM_INFO);
+	mm_emit(ctx, "nr_mlock_change", (double)(s->last.nr_mlock - s->base.nr_mlock),
+		"pages", MM_INFO);
+	mm_emit(ctx, "unevictable_change_kb",
+		(double)(s->last.unevictable_kb - s->base.unevictable_kb), "kB", MM_INFO);
+	mm_emit(ctx, "global_counters_checked", s->global_exact, "bool", MM_INFO);
+	if (s->last.lost < 0)
+		return;
+	mm_emit(ctx, "own_pages_mlock_lost", (double)s->last.lost, "pages", MM_LOWER);
+	mm_emit(ctx, "own_pages_mlocked_evictable", (double)s->last.evictable, "pages",
+		MM_LOWER);
+	mm_emit(ctx, "own_pages_mlocked_by_mistake", (double)s->last.stray, "pages",
+		MM_LOWER);
+	mm_emit(ctx, "check_time", (double)s->check_ns, "ns", MM_INFO);
+}
+
+/* Rates over the rounds' wall time, the mlock checks left out. */
+static void emit_all(struct mm_ctx *ctx, struct mix_state *s, struct mm_team *team,
+		     const struct mm_phase *ph, double migrated, uint64_t own)
+{
+	uint64_t wall = mm_team_end_ns(team) - mm_team_start_ns(team);
+	double secs = (double)(wall > s->check_ns ? wall - s->check_ns : wall) / 1e9;
+
+	thread_rows(ctx, s, team, secs, own);
+	mm_emit(ctx, "migrated_pages", migrated, "pages", MM_INFO);
+	mm_emit(ctx, "migrated_pages_per_s", migrated / secs, "pages/s", MM_HIGHER);
+	latency_rows(ctx, s);
+	check_rows(ctx, s);
+	mm_phase_emit(ctx, ph, MM_INFO);
+}
+
+static int task_failure(struct mm_ctx *ctx, struct mix_state *s, struct mm_team *team)
+{
+	for (int i = 0; team && i < s->n; i++) {
+		struct mix_slot *sl = mm_team_slot(team, i);
+
+		if (sl->err) {
+			errno = sl->err;
+			return mm_err(ctx, "thread %d: %s", i, sl->op);
+		}
+	}
+	return mm_fail(ctx, "a migrating thread failed");
+}
+
+static void reset_round_state(struct mix_state *s)
+{
+	s->rounds_done = 0;
+	s->stop = s->bad = false;
+	s->check_ns = 0;
+	s->why[0] = '\0';
+	for (int i = 0; i < s->n; i++)
+		s->r[i].nlat = 0;
+}
+
+static int mix_run(struct mm_ctx *ctx)
+{
+	struct mix_state *s = ctx->priv;
+	struct mm_team_opts o = {
+		.ntasks = s->n, .threads = true, .pin = true,
+		.slot_size = sizeof(struct mix_slot),
+		.duration_ns = s->rounds_max ? 0 :
+			(uint64_t)(mm_param_double(ctx->c, "duration_s") * 1e9),
+		.fn = mix_task, .arg = ctx,
+	};
+	struct mm_team *team = NULL;
+	struct mm_phase ph;
+	double migrated;
+	uint64_t own;
+	int ret;
+
+	reset_round_state(s);
+	if (mlock_snap(s, &s->base) < 0)
+		return mm_err(ctx, "reading VmLck, nr_mlock and Unevictable");
+	s->last = s->base;
+	mm_phase_begin(&ph, "migrate", RUSAGE_SELF, counters);
+	mm_measure_begin(ctx);
+	ret = mm_team_run(ctx, &o, &team);
+	mm_phase_end(&ph);
+	if (ret != MM_PASS) {
+		ret = task_failure(ctx, s, team);
+		mm_team_free(team);
+		return ret;
+	}
+	migrated = migrated_pages(s, team, &ph, &own);
+	mm_measure_end(ctx, migrated, "migrated_page");
+	emit_all(ctx, s, team, &ph, migrated, own);
+	mm_team_free(team);
+	if (s->bad)
+		return mm_fail(ctx, "%s", s->why);
+	return MM_PASS;
+}
+
+const struct workload wl_mlock_mix = {
+	.name = "mlock_mix",
+	.desc = "threads migrating a mix of mlocked and unlocked pages (LRU drain per page), mlock state checked",
+	.params = params,
+	.needs = MM_NEED_NUMA2,
+	.probe = mix_probe,
+	.prepare = mix_prepare,
+	.run = mix_run,
+	.cleanup = mix_cleanup,
+};
