@@ -18,6 +18,8 @@ cat >"$t/tiny" <<'EOT'
 # 16 MiB file, one instance: MADV_PAGEOUT of a file-backed private mapping
 pageout -p size_mb=16 -p duration_s=1 -p instances=1 -i 2 -w 0
 EOT
+# the failure cases and the pair need a case that runs, not statistics
+echo "pageout -p size_mb=8 -p duration_s=0.2 -p instances=1 -i 1 -w 0" >"$t/fast"
 
 # lab NAME LIMIT ARGS...: run the lab under a hard limit; rc in $rc,
 # stdout in $t/out, stderr in $t/err, the result directory in $dir.
@@ -84,7 +86,7 @@ fi
 
 # ---- a guest that never powers off
 echo 'sleep 100000' >"$t/hang"
-if lab "no power-off" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" \
+if lab "no power-off" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" \
 	--vm-hook-post "$t/hang" --vm-poweroff-timeout 5; then
 	[ $rc = 1 ] && grep -q 'did not power off within 5s' "$t/err" && grep -q '^  | ' "$t/err" &&
 		pass "no power-off: a failure after 5 s, with the console's tail" ||
@@ -95,7 +97,7 @@ fi
 
 # ---- a guest kernel panic
 echo 'echo c >/proc/sysrq-trigger' >"$t/panic"
-if lab "panic" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" --vm-hook-pre "$t/panic"; then
+if lab "panic" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" --vm-hook-pre "$t/panic"; then
 	[ $rc = 1 ] && grep -q 'panicked: Kernel panic - not syncing' "$t/err" &&
 		pass "panic: a failure, with the panic message" || fail "panic" "rc=$rc $(tail -5 "$t/err")"
 	[ "$(meta vm_status)" = panic ] && [ "$(meta kernel_release)" = "$rel" ] &&
@@ -105,16 +107,23 @@ fi
 
 # ---- a guest that runs past the deadline
 echo 'sleep 100000' >"$t/stall"
-if lab "deadline" 180 "$vm/lab" --vm bookworm --suite "$t/tiny" --out "$t/res" \
+if lab "deadline" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" \
 	--vm-hook-pre "$t/stall" --vm-timeout 15; then
 	[ $rc = 1 ] && grep -q 'did not finish within 15s' "$t/err" && [ "$(meta vm_status)" = timeout ] &&
 		pass "deadline: killed at --vm-timeout and reported" || fail "deadline" "rc=$rc $(tail -5 "$t/err")"
 fi
 
+# ---- a guest that cannot reach init in time
+if lab "boot deadline" 120 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" --vm-boot-timeout 1; then
+	[ $rc = 1 ] && grep -q 'did not reach init within 1s' "$t/err" && [ "$(meta vm_status)" = boot-timeout ] &&
+		pass "boot deadline: a guest not at init by --vm-boot-timeout is a failure" ||
+		fail "boot deadline" "rc=$rc $(tail -5 "$t/err")"
+fi
+
 # ---- a base/patched pair in one command: the release and a bzImage path
 # (with its module tree), one label each.
 if lab "pair" 300 "$TOP/run.sh" --vm-pair "bookworm,$kd/vmlinuz" --vm-module-dir "$kd/lib/modules/$rel" \
-	--label base --label patched --suite "$t/tiny" --out "$t/res"; then
+	--label base --label patched --suite "$t/fast" --out "$t/res"; then
 	b=$(grep -c "^results: $t/res/base/" "$t/out")
 	p=$(grep -c "^results: $t/res/patched/" "$t/out")
 	[ $rc = 0 ] && [ "$b" = 1 ] && [ "$p" = 1 ] &&

@@ -146,6 +146,16 @@ out=$("$vm/demux" "$t/m2" "$t/res" fb fbid)
 [ -f "$t/res/fb/fbid/run.log" ] && grep -q '^exit=none$' <<<"$out" &&
 	pass "demux: fallback name when the guest died before meta.csv" || fail "demux: fallback" "$out"
 
+# ---- accelerator: TCG whenever KVM cannot work; KVM itself only where a
+# usable /dev/kvm and vmx/svm exist (a probe boot then decides).
+a=$("$vm/kvm-probe" -v 2>"$t/err")
+if [ ! -e /dev/kvm ] || ! grep -qwE 'vmx|svm' /proc/cpuinfo; then
+	[ "$a" = tcg ] && grep -q 'tcg:' "$t/err" &&
+		pass "kvm-probe: tcg, because $(sed 's/.*tcg: //' "$t/err")" || fail "kvm-probe" "said '$a'"
+else
+	skip "kvm-probe: tcg fallback" "this host has a usable-looking KVM; test_lab covers the probe boot"
+fi
+
 # ---- lab usage errors: exit 2, naming the input
 lab_usage() {
 	local name=$1 want=$2; shift 2
@@ -164,4 +174,5 @@ lab_usage "labels per kernel" "one per --vm" --vm bookworm --vm bullseye --label
 lab_usage "suite" "--suite 'nosuch'" --vm bookworm --suite nosuch
 lab_usage "unknown option" "unknown option '--vm-bogus'" --vm bookworm --vm-bogus 1
 lab_usage "pair syntax" "expected BASE,PATCHED" --vm-pair bookworm
+lab_usage "entry" "'efi' is not auto, pvh or bzimage" --vm bookworm --vm-entry efi
 finish
