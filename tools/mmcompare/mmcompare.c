@@ -11,9 +11,11 @@
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "csvout.h"
@@ -107,12 +109,45 @@ static int parse_opts(int argc, char **argv, struct opts *o)
  * Values as mmtests prints them, two decimals; four below 1 (ratios,
  * rates per ns) so that a change there stays visible; %.4g when tiny or huge.
  */
+/*
+ * "%.2f" without printf when the result cannot differ: |v| < 1e9 and v * 100
+ * not within 1e-4 of a rounding tie (printf rounds the exact binary value,
+ * the product carries an error below 1e-5 there). Tables of 100,000 lines
+ * spend most of their printing time in printf otherwise.
+ */
+static bool fast_fix2(double v, char *buf, size_t len)
+{
+	double r = fabs(v) * 100;
+	unsigned long long n;
+	char d[24];
+	int o = 0, k = 0;
+
+	if (!(r < 1e11) || len < 24 || fabs(r - floor(r) - 0.5) < 1e-4)
+		return false;
+	n = (unsigned long long)(r + 0.5);
+	if (signbit(v))
+		buf[o++] = '-';
+	do {
+		d[k++] = '0' + n % 10;
+		n /= 10;
+	} while (n || k < 3);
+	while (k > 2)
+		buf[o++] = d[--k];
+	buf[o++] = '.';
+	buf[o++] = d[1];
+	buf[o++] = d[0];
+	buf[o] = '\0';
+	return true;
+}
+
 static const char *fmt_val(double v, char *buf, size_t len)
 {
 	double a = fabs(v);
 
-	if (v == 0 || (a >= 1 && a < 1e15))
-		snprintf(buf, len, "%.2f", v);
+	if (v == 0 || (a >= 1 && a < 1e15)) {
+		if (!fast_fix2(v, buf, len))
+			snprintf(buf, len, "%.2f", v);
+	}
 	else if (a >= 0.01 && a < 1)
 		snprintf(buf, len, "%.4f", v);
 	else
@@ -157,15 +192,6 @@ static const char *fmt_ci(const struct cmp_cell *c, char *buf, size_t len)
 	else
 		snprintf(buf, len, "[%s, %s]", fmt_val(c->w.ci_lo, lo, sizeof(lo)),
 			 fmt_val(c->w.ci_hi, hi, sizeof(hi)));
-	return buf;
-}
-
-static const char *fmt_pct(const struct cmp_cell *c, char *buf, size_t len)
-{
-	if (c->pct_ok)
-		snprintf(buf, len, "%7.2f", c->pct);
-	else
-		snprintf(buf, len, "%7s", "n/a");
 	return buf;
 }
 
@@ -291,48 +317,98 @@ static void text_widths(struct text_ctx *t, const struct rs_workload *w)
 		t->colw = max_int(t->colw, strlen(cmp->set->sides[i].name));
 }
 
+/* One output line, built in memory and written once. */
+struct lb {
+	char b[4096];
+	size_t o;
+	bool over;
+};
+
+/* Append s padded to |w| columns: right-aligned if w > 0, left if w < 0. */
+static void lb_put(struct lb *l, const char *s, int w)
+{
+	size_t n = strlen(s), pad = (size_t)abs(w) > n ? abs(w) - n : 0;
+
+	if (l->o + n + pad + 2 > sizeof(l->b)) {
+		l->over = true;
+		return;
+	}
+	if (w > 0) {
+		memset(l->b + l->o, ' ', pad);
+		l->o += pad;
+	}
+	memcpy(l->b + l->o, s, n);
+	l->o += n;
+	if (w < 0) {
+		memset(l->b + l->o, ' ', pad);
+		l->o += pad;
+	}
+}
+
 /*
  * " *   1.65%*" significant, " (   1.65%)" not, " [   1.65%]" not judged;
  * "    n/a " when the base mean is 0 and the new one is not.
  */
-static void mean_mark(const struct cmp_cell *c, int i, FILE *f)
+static void mean_mark(const struct cmp_cell *c, int i, struct lb *l)
 {
-	const char *pc = c->pct_ok ? "%" : " ";
-	char pct[32];
+	char pct[32], v[32];
+	const char *open = " (", *close = c->pct_ok ? "%)" : " )";
 
-	fmt_pct(c, pct, sizeof(pct));
-	if (!c->present || c->verdict == CMP_MISSING)
-		fprintf(f, "%*s", MARK_W, "");
-	else if (i == 0)
-		fprintf(f, " (%7.2f%%)", 0.0);
-	else if (c->significant)
-		fprintf(f, " *%s%s*", pct, pc);
-	else if (c->verdict == CMP_INFO)
-		fprintf(f, " [%s%s]", pct, pc);
+	if (!c->present || c->verdict == CMP_MISSING) {
+		lb_put(l, "", MARK_W);
+		return;
+	}
+	if (i == 0) {
+		lb_put(l, " (   0.00%)", 0);
+		return;
+	}
+	if (c->significant) {
+		open = " *";
+		close = c->pct_ok ? "%*" : " *";
+	} else if (c->verdict == CMP_INFO) {
+		open = " [";
+		close = c->pct_ok ? "%]" : " ]";
+	}
+	if (!c->pct_ok)
+		strcpy(pct, "    n/a");
+	else if (!fast_fix2(c->pct, v, sizeof(v)))
+		snprintf(pct, sizeof(pct), "%7.2f", c->pct);
 	else
-		fprintf(f, " (%s%s)", pct, pc);
+		snprintf(pct, sizeof(pct), "%7s", v);
+	lb_put(l, open, 0);
+	lb_put(l, pct, 0);
+	lb_put(l, close, 0);
 }
 
 static void text_row(struct text_ctx *t, const struct cmp_row *r, enum block b)
 {
 	const char *label = b == B_MEAN ? cmp_mean_name(r) :
 			    b == B_CI ? t->ci_name : block_name[b];
+	const char *note = b == B_MEAN ? row_note(t->cmp, r) : "";
+	struct lb l = { .o = 0 };
 	char buf[96];
-	const char *note;
 	int i;
 
-	fprintf(t->f, "%-9s %-*s", label, t->namew, r->line->name);
+	lb_put(&l, label, -9);
+	lb_put(&l, " ", 0);
+	lb_put(&l, r->line->name, -t->namew);
 	for (i = 0; i < t->cmp->nsides; i++) {
-		if (b == B_MEAN) {
-			fprintf(t->f, "  %*s", t->colw - MARK_W,
-				cell_text(r, i, b, buf, sizeof(buf)));
-			mean_mark(&r->cell[i], i, t->f);
-		} else {
-			fprintf(t->f, "  %*s", t->colw, cell_text(r, i, b, buf, sizeof(buf)));
-		}
+		lb_put(&l, "  ", 0);
+		lb_put(&l, cell_text(r, i, b, buf, sizeof(buf)),
+		       b == B_MEAN ? t->colw - MARK_W : t->colw);
+		if (b == B_MEAN)
+			mean_mark(&r->cell[i], i, &l);
 	}
-	note = b == B_MEAN ? row_note(t->cmp, r) : "";
-	fprintf(t->f, "%s%s\n", *note ? "  " : "", note);
+	if (*note) {
+		lb_put(&l, "  ", 0);
+		lb_put(&l, note, 0);
+	}
+	if (l.over) {	/* a name longer than a page: print it whole */
+		fprintf(t->f, "%-9s %s ...\n", label, r->line->name);
+		return;
+	}
+	l.b[l.o++] = '\n';
+	fwrite(l.b, 1, l.o, t->f);
 }
 
 static void text_header(struct text_ctx *t, const struct rs_workload *w)
@@ -413,17 +489,90 @@ static void text_intro(const struct cmp *cmp, const struct opts *o, FILE *f)
 	fputc('\n', f);
 }
 
+/* ------------------------------------------------------------ two halves */
+
+typedef void (*range_fn)(const void *arg, size_t from, size_t to, FILE *f);
+
+struct half {
+	range_fn fn;
+	const void *arg;
+	size_t from, to;
+	char *buf;
+	size_t len;
+	bool ok;
+};
+
+static void *half_run(void *p)
+{
+	struct half *h = p;
+	FILE *f = open_memstream(&h->buf, &h->len);
+
+	if (f) {
+		h->fn(h->arg, h->from, h->to, f);
+		h->ok = !ferror(f);
+		h->ok &= !fclose(f);
+	}
+	return NULL;
+}
+
+/*
+ * Format items [0, n) with fn. Large tables take as long to print as to
+ * compute: with a second CPU, items [mid, n) are formatted into memory on
+ * a second thread and written after the first half, in order.
+ */
+static void print_halves(range_fn fn, const void *arg, size_t n, size_t mid, FILE *out)
+{
+	struct half h = { .fn = fn, .arg = arg, .from = mid, .to = n };
+	bool threaded = mid > 0 && mid < n && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	pthread_t tid;
+
+	if (threaded && pthread_create(&tid, NULL, half_run, &h))
+		threaded = false;
+	fn(arg, 0, threaded ? mid : n, out);
+	if (!threaded)
+		return;
+	pthread_join(tid, NULL);
+	if (h.ok)
+		fwrite(h.buf, 1, h.len, out);
+	else
+		fn(arg, mid, n, out);
+	free(h.buf);
+}
+
+static void text_range(const void *arg, size_t from, size_t to, FILE *f)
+{
+	struct text_ctx t = *(const struct text_ctx *)arg;
+	size_t i;
+
+	t.f = f;
+	for (i = from; i < to; i++)
+		text_workload(&t, &t.cmp->set->wls[i]);
+}
+
+/* The workload where half of the rows have been printed. */
+static size_t text_mid(const struct cmp *cmp)
+{
+	size_t i, rows = 0;
+
+	if (cmp->nrows < 20000)
+		return 0;
+	for (i = 0; i < (size_t)cmp->set->nwls; i++) {
+		rows += cmp->set->wls[i].count;
+		if (2 * rows >= cmp->nrows)
+			return i + 1;
+	}
+	return 0;
+}
+
 static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 		       const struct opts *o, FILE *f)
 {
 	struct text_ctx t = { .cmp = cmp, .o = o, .f = f };
-	int i;
 
 	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
 	text_intro(cmp, o, f);
 	print_meta_text(cmp->set, m, f, o->force);
-	for (i = 0; i < cmp->set->nwls; i++)
-		text_workload(&t, &cmp->set->wls[i]);
+	print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);
 	text_partial(cmp, f);
 	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
 		"significance claim (n<3), %zu on one side only.\n", cmp->nbetter,
@@ -468,16 +617,14 @@ static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row
 	csvo_str(o, cmp_verdict_str(c->verdict));
 }
 
-static void print_csv(const struct cmp *cmp, FILE *f)
+static void csv_range(const void *arg, size_t from, size_t to, FILE *f)
 {
+	const struct cmp *cmp = arg;
 	struct csvo o = { .f = f };
 	size_t k;
 	int i;
 
-	for (i = 0; csv_cols[i]; i++)
-		csvo_str(&o, csv_cols[i]);
-	csvo_end(&o);
-	for (k = 0; k < cmp->nrows; k++) {
+	for (k = from; k < to; k++) {
 		const struct cmp_row *r = &cmp->rows[k];
 
 		for (i = 0; i < cmp->nsides; i++) {
@@ -493,6 +640,17 @@ static void print_csv(const struct cmp *cmp, FILE *f)
 			csvo_end(&o);
 		}
 	}
+}
+
+static void print_csv(const struct cmp *cmp, FILE *f)
+{
+	struct csvo o = { .f = f };
+	int i;
+
+	for (i = 0; csv_cols[i]; i++)
+		csvo_str(&o, csv_cols[i]);
+	csvo_end(&o);
+	print_halves(csv_range, cmp, cmp->nrows, cmp->nrows >= 20000 ? cmp->nrows / 2 : 0, f);
 }
 
 /* ------------------------------------------------------------ markdown */

@@ -9,6 +9,7 @@ MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o)
 MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o)
 
 ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot
+BENCH_TARGETS += bench-compare
 CHECK_DEPS += tests/compare/mmcompare.asan tests/compare/mmplot.asan \
 	tests/compare/stats_unit.asan $(MMC)/fuzz_reader
 CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/fuzz_reader \

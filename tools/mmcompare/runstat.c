@@ -2,7 +2,8 @@
 /*
  * runstat CMD [ARG...]: run CMD and report its wall time and peak RSS
  * (ru_maxrss of the child from wait4) on stderr, as
- * "runstat: wall_s W maxrss_mb M exit E". Exits with CMD's status.
+ * "runstat: wall_s W maxrss_mb M exit E user_s U sys_s S".
+ * Exits with CMD's status.
  */
 #include <stdio.h>
 #include <sys/resource.h>
@@ -33,8 +34,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "runstat: wall_s %.3f maxrss_mb %.1f exit %d\n",
+	fprintf(stderr, "runstat: wall_s %.3f maxrss_mb %.1f exit %d user_s %.3f sys_s %.3f\n",
 		(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-		ru.ru_maxrss / 1024.0, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+		ru.ru_maxrss / 1024.0, WIFEXITED(status) ? WEXITSTATUS(status) : 128,
+		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
