@@ -71,7 +71,8 @@ static void usage(FILE *f)
 		"  --per-arg            one side per argument instead of per label\n"
 		"  --link-prefix P      prefix of the image links in plots.md\n"
 		"  --max-plots N        draw at most N charts (default 300)\n"
-		"  --gnuplot PATH       the gnuplot to run (default: gnuplot in PATH)\n"
+		"  --gnuplot PATH       the gnuplot to run (default: $MMPLOT_GNUPLOT, or\n"
+		"                       gnuplot in PATH)\n"
 		"exit: 0 ok, 1 gnuplot missing or failed, 2 usage, bad input or nothing\n"
 		"plottable\n");
 }
@@ -92,7 +93,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 	int c;
 
-	*o = (struct opts){ .alpha = 0.05, .prefix = "", .max_plots = 300 };
+	*o = (struct opts){ .alpha = 0.05, .prefix = "", .max_plots = 300,
+			    .gnuplot = getenv("MMPLOT_GNUPLOT") };
 	while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
@@ -908,7 +910,10 @@ static int load(struct rs_set *s, const struct opts *o, int argc, char **argv)
 		}
 	}
 	if (rs_finish(s)) {
-		fprintf(stderr, "mmplot: %s\n", s->err);
+		if (!s->nlines && !strcmp(s->err, "no measured rows in the input"))
+			fprintf(stderr, "mmplot: the input holds nothing plottable: no measured rows\n");
+		else
+			fprintf(stderr, "mmplot: %s\n", s->err);
 		return -1;
 	}
 	if (s->nsides < 2) {

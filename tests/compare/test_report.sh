@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# ./run.sh compare BASE NEW (tools/compare-report): the report directory
+# results/compare-<base>-vs-<new>-<time>/ with the text table, CSV,
+# markdown, plots and report.md (meta differences first, then each
+# workload's table with its plots), links only to files that exist.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/gen.sh"
+t=$(tmpdir)
+trap 'rm -rf "$t"' EXIT
+report=$TOP/tools/compare-report
+entry=$report
+grep -q 'compare-report' "$TOP/run.sh" 2>/dev/null && entry="$TOP/run.sh compare"
+export MMBENCH_RESULTS=$t/results
+
+for side in 6.1.0-base:0 6.1.0-new:-50; do
+	label=${side%%:*} d=${side#*:}
+	mkrun "$t/results/$label/20250101-000000-host" "$label" kernel_cmdline="quiet $label"
+	for th in 1 4; do
+		addrows "$t/results/$label/20250101-000000-host" thpscale "threads=$th" fault_both ns \
+			lower $(seq_vals $((1000 * th + d)) 2 5)
+	done
+	addrows "$t/results/$label/20250101-000000-host" pageout "" loops loops/s higher \
+		$(seq_vals $((400 + d)) 1 5)
+done
+
+$entry 6.1.0-base 6.1.0-new >"$t/out" 2>"$t/err"
+rc=$?
+check "compare by label under the results root: exit 0" [ $rc -eq 0 ]
+dir=$(ls -d "$t"/results/compare-6.1.0-base-vs-6.1.0-new-* 2>/dev/null | head -n 1)
+check "directory compare-<base>-vs-<new>-<YYYYmmdd-HHMMSS>" \
+	eval '[[ "$dir" =~ /compare-6\.1\.0-base-vs-6\.1\.0-new-[0-9]{8}-[0-9]{6}$ ]]'
+check "prints the text table and the report's path" \
+	eval 'grep -Eq "^Amean +fault_both-1 " "$t/out" && grep -q "^report: $dir/report.md$" "$t/out"'
+check "the printed table is compare.txt" \
+	eval 'head -n "$(wc -l <"$dir/compare.txt")" "$t/out" | cmp -s - "$dir/compare.txt"'
+check "comparison CSV with a row per line and side" \
+	eval '[ "$(wc -l <"$dir/compare.csv")" -eq 7 ] && head -n 1 "$dir/compare.csv" | grep -q "^workload,case,metric"'
+check "plots were drawn" eval 'ls "$dir"/plots/*.png >/dev/null 2>&1'
+
+md=$dir/report.md
+meta=$(grep -n '^## Meta facts that differ' "$md" | cut -d: -f1)
+first_wl=$(grep -n '^## thpscale' "$md" | cut -d: -f1)
+check "report.md: the meta differences come first" \
+	eval '[ -n "$meta" ] && [ -n "$first_wl" ] && [ "$meta" -lt "$first_wl" ] &&
+	grep -q "^| kernel_cmdline | quiet 6.1.0-base | quiet 6.1.0-new | no |" "$md"'
+# Each workload section: its table, then its own plots, before the next section.
+sect() { awk -v h="## $1" '$0 == h { on = 1; next } on && /^## / { exit } on' "$md"; }
+check "report.md: thpscale's table is followed by thpscale's plots" \
+	eval 'sect thpscale | grep -q "^| fault_both-1 |" &&
+	sect thpscale | grep -q "^!\[thpscale: mean per label" &&
+	! sect thpscale | grep -q "pageout-bars"'
+check "report.md: pageout's section has pageout's plots" \
+	eval 'sect pageout | grep -q "^!\[pageout: mean per label"'
+check "report.md: the overall % change chart" grep -q '^!\[% change of 6.1.0-new vs 6.1.0-base' "$md"
+# Every link names a file that exists (parsed here, independently of the tool).
+links=$(grep -o '](\([^)]*\))' "$md" | sed 's/^](//; s/)$//' | sort -u)
+missing=$(while read -r f; do [ -n "$f" ] && [ ! -s "$dir/$f" ] && echo "$f"; done <<<"$links")
+check "report.md links only files that exist ($(wc -l <<<"$links") links)" \
+	eval '[ -z "$missing" ] && [ "$(wc -l <<<"$links")" -gt 10 ]'
+
+# Plots impossible: the report says so and still links only what exists.
+MMPLOT_GNUPLOT=/nonexistent/gnuplot $report "$t/results/6.1.0-base" "$t/results/6.1.0-new" \
+	>"$t/out2" 2>"$t/err2"
+rc=$?
+dir2=$(ls -td "$t"/results/compare-* | head -n 1)
+check "without gnuplot: report written, plots skipped with the reason" \
+	eval '[ $rc -eq 0 ] && [ "$dir2" != "$dir" ] &&
+	grep -q "^Plots skipped: mmplot: gnuplot not found at /nonexistent/gnuplot" "$dir2/report.md" &&
+	! grep -q "](plots/" "$dir2/report.md"'
+
+# A significant regression with --fail-on-regression: report and exit 3.
+$report --fail-on-regression 6.1.0-new 6.1.0-base >/dev/null 2>&1
+check "--fail-on-regression: exit 3 on a significant regression" [ $? -eq 3 ]
+
+# Facts that change the answer: refused, nothing left behind.
+mkrun "$t/results/thp/r" thp thp_enabled=always
+addrows "$t/results/thp/r" pageout "" loops loops/s higher 1 2 3
+before=$(ls -d "$t"/results/compare-* | wc -l)
+$report 6.1.0-base thp >/dev/null 2>"$t/err"
+rc=$?
+check "THP mode differs: exit 2, the reason shown, no report directory" \
+	eval '[ $rc -eq 2 ] && grep -q "thp_enabled" "$t/err" &&
+	[ "$(ls -d "$t"/results/compare-* | wc -l)" -eq "$before" ]'
+$report 6.1.0-base no-such-label >/dev/null 2>"$t/err"
+rc=$?
+check "unknown label: exit 2 naming it" eval '[ $rc -eq 2 ] && grep -q "no-such-label" "$t/err"'
+finish
