@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# NUMA migration workloads on this machine: with one node migrate_ad and
+# mlock_mix skip with the reason; mlock_mix trigger=compact migrates within
+# the node with its mlock checks; --probe input and skips, no tracefs left.
+. "$(dirname "$0")/../lib.sh"
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+# has_memory is a node list ("0", "0-1", "0,2"): count its members.
+nodes=$(tr ',' '\n' </sys/devices/system/node/has_memory |
+	awk -F- '{ n += NF == 2 ? $2 - $1 + 1 : 1 } END { print n + 0 }')
+
+# ---- one node: both workloads skip and name the VM lab
+if [ "$nodes" = 1 ]; then
+	for wl in migrate_ad mlock_mix; do
+		"$MMBENCH" run $wl -p size_mb=4 -i 1 -w 0 -o "$t/$wl" >/dev/null 2>"$t/err"
+		rc=$?
+		[ $rc = 4 ] && grep -q ",skip,.*two NUMA nodes.*this machine has 1.*\./run\.sh --vm" "$t/$wl/cases.csv" &&
+			pass "$wl: skips on one node, reason names ./run.sh --vm" ||
+			fail "$wl: skip on one node" "rc=$rc $(tail -1 "$t/$wl/cases.csv")"
+	done
+else
+	skip "one-node skips" "this machine has $nodes nodes with memory"
+fi
+
+# ---- bad input: named, exit 2, before any case runs
+"$MMBENCH" run mlock_mix -p mlock_pct=101 -o "$t/bad" >/dev/null 2>"$t/err"
+rc=$?
+[ $rc = 2 ] && grep -q "mlock_pct.*101 is outside \[0, 100\]" "$t/err" &&
+	pass "mlock_mix: mlock_pct=101 refused (exit 2)" || fail "mlock_pct=101" "rc=$rc $(cat "$t/err")"
+"$MMBENCH" run migrate_ad -p method=teleport -o "$t/bad2" >/dev/null 2>"$t/err"
+rc=$?
+[ $rc = 2 ] && grep -q "method.*teleport.*move_pages|mbind|migrate_pages" "$t/err" &&
+	pass "migrate_ad: unknown method refused (exit 2)" || fail "method=teleport" "rc=$rc $(cat "$t/err")"
+"$MMBENCH" run mlock_mix -p trigger=compact --probe 'lru_add_drain,no good' -o "$t/bad3" >/dev/null 2>"$t/err"
+rc=$?
+[ $rc = 2 ] && grep -q "\-\-probe 'lru_add_drain,no good': 'no good' is not a kernel function name" "$t/err" &&
+	pass "--probe: a bad function name is refused (exit 2)" || fail "--probe bad name" "rc=$rc $(cat "$t/err")"
+
+if ! [ "$(id -u)" = 0 ]; then
+	skip "mlock_mix trigger=compact" "needs root (compact_memory, pagemap PFNs)"
+	finish
+fi
+
+# ---- compaction on one node: runs, checks hold, knob restored
+knob=/proc/sys/vm/compact_unevictable_allowed
+orig=$(cat $knob)
+echo 0 >$knob
+"$MMBENCH" run mlock_mix -p trigger=compact -p threads=2 -p size_mb=16 -p mlock_pct=0,50 \
+	-p rounds=2 -i 2 -w 0 --probe lru_add_drain -o "$t/c" >"$t/out" 2>"$t/err"
+rc=$?
+after=$(cat $knob)
+echo "$orig" >$knob
+[ $rc = 0 ] && [ "$(grep -c ',pass,' "$t/c/cases.csv")" = 2 ] &&
+	pass "mlock_mix trigger=compact: both cases pass" || fail "compact run" "rc=$rc $(tail -3 "$t/err")"
+[ "$after" = 0 ] && pass "compact_unevictable_allowed restored after the run (was 0, run needs 1)" ||
+	fail "knob restore" "compact_unevictable_allowed is $after after the run, was 0"
+for m in migrated_pages migrated_pages_per_s thread_pages_per_s_min thread_pages_per_s_max \
+	region_pages_moved calls call_latency_p50 call_latency_p99 call_latency_max rounds \
+	mlock_checks_passed mlocked_kb vmlck_kb nr_mlock_change unevictable_change_kb \
+	own_pages_mlock_lost own_pages_mlocked_evictable own_pages_mlocked_by_mistake \
+	migrate_vm_pgmigrate_success migrate_vm_compact_migrate_scanned; do
+	n=$(awk -F, -v m=$m 'NR > 1 && $8 == m' "$t/c/results.csv" | wc -l)
+	[ "$n" = 4 ] || missing="$missing $m($n)"
+done
+[ -z "${missing:-}" ] && pass "compact: every metric present in every iteration" ||
+	fail "compact: metrics" "rows missing (want 4 = 2 cases x 2 iterations):$missing"
+awk -F, 'NR > 1 { v[$6 SUBSEP $7, $8] = $9; k[$6 SUBSEP $7] = 1 }
+	END {
+		for (c in k) {
+			pct = c; sub(/.*mlock_pct=/, "", pct); sub(/;.*/, "", pct)
+			want = 2 * 16 * 1024 * pct / 100
+			if (v[c, "mlocked_kb"] != want || v[c, "vmlck_kb"] != want) {
+				print "mlocked " v[c, "mlocked_kb"] " VmLck " v[c, "vmlck_kb"] " want " want; bad = 1 }
+			if (v[c, "mlock_checks_passed"] != 2 || v[c, "rounds"] != 2) {
+				print "checks " v[c, "mlock_checks_passed"] "/" v[c, "rounds"]; bad = 1 }
+			if (v[c, "own_pages_mlock_lost"] + v[c, "own_pages_mlocked_evictable"] + \
+			    v[c, "own_pages_mlocked_by_mistake"] != 0) { print "own pages wrong in " c; bad = 1 }
+			if (v[c, "calls"] != 4 || v[c, "call_latency_max"] < v[c, "call_latency_p50"]) {
+				print "calls " v[c, "calls"]; bad = 1 }
+			if (v[c, "migrate_vm_compact_migrate_scanned"] <= 0) { print "compaction scanned nothing"; bad = 1 }
+		}
+		exit bad
+	}' "$t/c/results.csv" >"$t/why" &&
+	pass "compact: VmLck = mlocked share, every round checked, own pages' flags right, compaction ran" ||
+	fail "compact values" "$(head -3 "$t/why")"
+# 2 cases x 2 iterations x 2 threads x 2 rounds
+[ "$(awk -F, 'NR > 1 && $9 == "compact"' "$t/c/samples.csv" | wc -l)" = 16 ] &&
+	pass "compact: one latency sample per compact_memory write" || fail "samples" "$(head -3 "$t/c/samples.csv")"
+
+# ---- --probe: counted, or skipped with a reason while the run goes on
+why=$(sed -n 's/^note_probe,.*lru_add_drain skipped: //p' "$t/c/meta.csv" | head -1)
+if [ -n "$why" ]; then
+	! grep -q ',calls:lru_add_drain,' "$t/c/results.csv" &&
+		pass "--probe: skipped with a reason ($why), no calls rows" ||
+		fail "--probe skip" "a skip note and calls rows"
+else
+	[ "$(grep -c ',calls:lru_add_drain,' "$t/c/results.csv")" = 4 ] &&
+		pass "--probe: calls:lru_add_drain in every iteration" || fail "--probe" "no note, no rows"
+fi
+grep -q 'mmbench-tracefs' /proc/mounts && fail "tracefs cleanup" "$(grep mmbench-tracefs /proc/mounts)" ||
+	pass "no private tracefs mount left after the run"
+ls -d "${TMPDIR:-/tmp}"/mmbench-tracefs.* >/dev/null 2>&1 &&
+	fail "tracefs cleanup" "$(ls -d "${TMPDIR:-/tmp}"/mmbench-tracefs.*)" || pass "no private tracefs directory left"
+
+# ---- refusals before any work
+"$MMBENCH" run mlock_mix -p trigger=compact -p threads=1 -p size_mb=$(( $(awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo) )) \
+	-p mlock_pct=0 -i 1 -w 0 -o "$t/big" >/dev/null 2>&1
+[ $? = 1 ] && grep -q 'more than half of MemAvailable' "$t/big/cases.csv" &&
+	pass "refuse: regions beyond half of MemAvailable" || fail "refuse size" "$(tail -1 "$t/big/cases.csv")"
+finish
