@@ -20,6 +20,7 @@ alpha = 0.01
 min_change_pct = 3
 trends = no
 compare_plots = no
+on_regression = { echo "exit=$NIGHTLY_EXIT"; cat; } >>notified.txt
 EOF
 
 night() { # LOSS SEED
@@ -32,6 +33,7 @@ rc=$?
 check "clean night exits 0 (got $rc)" test "$rc" -eq 0
 check "clean night: summary says ok" grep -q "^mmbench nightly on $HOST: ok" "$d/out"
 check "clean night: judged against 3 baseline runs" grep -q "vs baseline (label base, 3 run(s) of $HOST): 0 significantly worse" "$d/out"
+check "clean night: on_regression not run" test ! -e "$d/notified.txt"
 
 night 10 12
 rc=$?
@@ -47,6 +49,9 @@ check "regression night: ledger says since when" grep -q "pageout loops_per_s \[
 row=$("$MMHISTORY" select "$d/res/history.csv" --last 1 --fields status,kernel,worse_vs_baseline,worse_vs_previous)
 check "regression night: history row ok, kernel, worse 1 vs baseline and previous ($row)" \
 	test "$row" = "$(printf 'ok\t6.1.0-12\t1\t1')"
+check "regression night: on_regression got the summary" \
+	grep -q "^mmbench nightly on $HOST: REGRESSION" "$d/notified.txt"
+check "regression night: on_regression saw NIGHTLY_EXIT=3" grep -qx "exit=3" "$d/notified.txt"
 open=$("$MMHISTORY" ledger-open "$d/res/regressions.csv" --host "$HOST")
 check "regression night: ledger holds one open regression" test "$(grep -c . <<<"$open")" -eq 1
 run=$(sed -n "s|^run: ok; results ||p" "$d/out")

@@ -33,6 +33,12 @@ int judge_add_patterns(struct judge_opts *o, const char *s)
 	return rc;
 }
 
+void judge_free(struct judge_opts *o)
+{
+	while (o->npattern > 0)
+		free((char *)o->pattern[--o->npattern]);
+}
+
 bool judge_metric(const struct judge_opts *o, const char *workload, const char *metric)
 {
 	char both[512];

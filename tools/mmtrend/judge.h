@@ -25,6 +25,7 @@ enum judge_verdict { JV_WORSE, JV_BETTER, JV_SAME, JV_TOO_FEW, JV_SKIP };
 
 /* Add the space-separated patterns of s. Returns -1 when there are too many. */
 int judge_add_patterns(struct judge_opts *o, const char *s);
+void judge_free(struct judge_opts *o);
 bool judge_metric(const struct judge_opts *o, const char *workload, const char *metric);
 /*
  * The policy's verdict for a comparison verdict ("worse", "better", "same",

@@ -871,13 +871,18 @@ static int cmd_digest(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (o == 'M' ? parse_long(optarg, "--max-lines", 0, &max) :
-		    o == '?' ? die_usage("digest: bad option") : judge_opt(o, optarg, &jo))
+		    o == '?' ? die_usage("digest: bad option") : judge_opt(o, optarg, &jo)) {
+			judge_free(&jo);
 			return EXIT_USAGE;
+		}
 	}
-	if (optind != argc - 1)
+	if (optind != argc - 1) {
+		judge_free(&jo);
 		return die_usage("digest: need exactly one CMP_CSV");
+	}
 	if (cmp_load(&c, argv[optind], &jo)) {
 		cmp_free(&c);
+		judge_free(&jo);
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < c.n; i++)
@@ -893,6 +898,7 @@ static int cmd_digest(int argc, char **argv)
 		printf("  ... and %zu more (see the report)\n", shown - max);
 	rc = cnt[JV_WORSE] ? EXIT_WORSE : 0;
 	cmp_free(&c);
+	judge_free(&jo);
 	return rc;
 }
 
@@ -1109,8 +1115,10 @@ static int cmd_ledger_update(int argc, char **argv)
 	char err[1024];
 	int fd, rc = EXIT_USAGE;
 
-	if (ledger_opts(argc, argv, &x, &jo))
+	if (ledger_opts(argc, argv, &x, &jo)) {
+		judge_free(&jo);
 		return EXIT_USAGE;
+	}
 	if (cmp_load(&c, argv[optind + 1], &jo))
 		goto out_cmp;
 	fd = tab_lock(argv[optind], LOCK_TIMEOUT_S, err, sizeof(err));
@@ -1126,6 +1134,7 @@ static int cmd_ledger_update(int argc, char **argv)
 	ledger_ctx_free(&x);
 out_cmp:
 	cmp_free(&c);
+	judge_free(&jo);
 	return rc;
 }
 

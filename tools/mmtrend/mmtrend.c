@@ -850,8 +850,7 @@ static void trend_free(struct trend *t)
 	}
 	free(t->runs);
 	base_clear(t);
-	for (k = 0; k < t->o.jo.npattern; k++)
-		free((char *)t->o.jo.pattern[k]);
+	judge_free(&t->o.jo);
 }
 
 int main(int argc, char **argv)
@@ -860,8 +859,10 @@ int main(int argc, char **argv)
 	char hist[PATH_MAX], out[PATH_MAX];
 	int i, rc = EXIT_USAGE;
 
-	if (parse_opts(argc, argv, &t.o))
+	if (parse_opts(argc, argv, &t.o)) {
+		judge_free(&t.o.jo);
 		return EXIT_USAGE;
+	}
 	gsl_set_error_handler_off();
 	snprintf(hist, sizeof(hist), "%s/history.csv", t.o.root);
 	snprintf(out, sizeof(out), "%s/trends", t.o.root);

@@ -37,6 +37,6 @@ $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
 		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -o $@ $^ $(MMT_LIBS)
 
-CHECK_DEPS += $(MMT)/mmhistory-san
+CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san
 
 -include $(wildcard $(MMT)/*.d)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Config errors stop the nightly with exit 2, naming the file and line;
+# --check validates without running; the total time limit stops a suite
+# that runs over it (exit 1, on_failure gets the summary).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+trap 'rm -rf "$d"' EXIT
+export MMBENCH=$FAKE FAKE_LINES="$(fake_lines 0)"
+
+bad() { # NAME EXPECTED-MESSAGE CONFIG-LINES...
+	local name=$1 want=$2 out rc
+	shift 2
+	printf '%s\n' "$@" >"$d/bad.conf"
+	out=$("$NIGHTLY" "$d/bad.conf" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$want" <<<"$out"; then
+		pass "$name: exit 2, '$out'"
+	else
+		fail "$name" "exit $rc, '$out' (wanted '$want')"
+	fi
+}
+bad "unknown key" "bad.conf:2: unknown key 'suit'" "results = r" "suit = quick"
+bad "not key = value" "bad.conf:1: expected 'key = value', got 'suite quick'" "suite quick"
+bad "missing suite" "'suite' is required" "results = r" "lock = l"
+bad "bad number" "bad.conf:2: iterations = 'five': want a whole number >= 1" "suite = quick" "iterations = five"
+bad "key given twice" "bad.conf:3: 'suite' given twice (first on line 1)" "suite = quick" "lock = l" "suite = quick"
+bad "no such suite" "bad.conf:1: suite = 'nosuch': no such file" "suite = nosuch" "lock = l"
+bad "bad time limit" "time_limit = '1d': want a duration" "suite = quick" "lock = l" "time_limit = 1d"
+bad "bad baseline" "baseline = 'nosuch': not a run directory" "suite = quick" "lock = l" "results = r" "baseline = nosuch"
+bad "bad alpha" "alpha = '2': want a number between 0 and 1" "suite = quick" "lock = l" "alpha = 2"
+out=$("$NIGHTLY" "$d/none.conf" 2>&1)
+check "a missing config: exit 2 naming it" test $? -eq 2 -a -n "$(grep -F "none.conf" <<<"$out")"
+"$NIGHTLY" 2>/dev/null
+check "no config: usage, exit 2" test $? -eq 2
+
+write_conf "$d" <<'EOF2'
+# a comment
+time_limit = 10s
+on_failure = cat >notified.txt
+trends = no
+EOF2
+out=$("$NIGHTLY" --check "$d/n.conf")
+check "--check: valid, runs nothing" test $? -eq 0 -a ! -e "$d/res/history.csv"
+check "--check prints the settings" grep -q "time_limit = 10s" <<<"$out"
+
+# The suite sleeps 60 s; the limit (10 s, a fifth kept for comparing)
+# stops it after 8 s.
+t0=$(date +%s)
+FAKE_SLEEP=60 "$NIGHTLY" "$d/n.conf" >"$d/out" 2>&1
+rc=$?
+dt=$(($(date +%s) - t0))
+check "over the time limit: exit 1 (got $rc)" test "$rc" -eq 1
+check "over the time limit: stopped in time (${dt} s)" test "$dt" -lt 20
+check "over the time limit: the summary says so" grep -q "run: failed: over the time limit: the suite was stopped after 8 s" "$d/out"
+check "over the time limit: history row failed" \
+	grep -q "^failed	over the time limit" <("$MMHISTORY" select "$d/res/history.csv" --fields status,reason)
+check "on_failure got the summary on stdin" grep -q "^mmbench nightly on $HOST: FAILED" "$d/notified.txt"
+finish
