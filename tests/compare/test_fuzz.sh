@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Fuzz the result-set reader (libFuzzer + ASan/UBSan) for a bounded time,
-# FUZZ_SECONDS (default 30), from a seed corpus written here. The harness
+# FUZZ_SECONDS (default 20), from a seed corpus written here. The harness
 # also aborts if a statistic it would print is not finite.
 . "$(dirname "$0")/../lib.sh"
 fuzz=$TOP/tools/mmcompare/fuzz_reader
-secs=${FUZZ_SECONDS:-30}
+secs=${FUZZ_SECONDS:-20}
 if [ ! -x "$fuzz" ]; then
 	if ! command -v clang >/dev/null; then
 		skip "fuzz reader" "clang is not installed (tools/deps.sh test)"
