@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # One guest run per kernel; sourced by tools/vm/lab, which has parsed and
 # checked the options into the variables used here.
 

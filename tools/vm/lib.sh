@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the VM lab scripts (sourced, bash).
 # Exit codes follow mmbench: 0 pass, 1 fail, 2 usage/bad input, 4 skip.
 
