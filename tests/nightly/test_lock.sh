@@ -10,8 +10,8 @@ write_conf "$d" <<'EOF2'
 trends = no
 EOF2
 
-# The first start sleeps 6 s inside its (fake) suite.
-FAKE_SLEEP=6 "$NIGHTLY" "$d/n.conf" >"$d/first.out" 2>&1 &
+# The first start sleeps 4 s inside its (fake) suite.
+FAKE_SLEEP=4 "$NIGHTLY" "$d/n.conf" >"$d/first.out" 2>&1 &
 first=$!
 for _ in $(seq 100); do
 	ls "$d/res/.nightly/pending-$HOST" >/dev/null 2>&1 && break
