@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# A real kernel pair, end to end: Debian's linux-source-6.1 as the base and
+# the same tree with tests/kbuild/swapops-no-ad.patch (migration entries
+# never keep the young/dirty bits: the series of EXPERIMENTS.md section 2
+# switched off) as the patched side. Checks the images and manifests, that
+# a second build reuses the pair, then boots both in the VM lab and
+# asserts migrate_ad's referenced_after_migrate_pct: >= 95 on the base
+# (with the series), <= 5 on the patched side (without), and that
+# mmcompare, with three iterations per side and no spread, marks that
+# metric as significantly changed.
+#
+# The first run compiles a kernel and a rebuild after the one-line header
+# change (both are slow: minutes on 2 CPUs); the tree, the objects and the
+# pair stay under ${XDG_CACHE_HOME:-~/.cache}/mmbench/kbuild, so a later
+# run rebuilds nothing.
+set -u
+. "$(dirname "$0")/../lib.sh"
+K=$TOP/tools/kbuild
+PATCH=$TOP/tests/kbuild/swapops-no-ad.patch
+
+if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
+	skip kbuild_pair "tools/deps.sh kbuild-test could not install the kernel build packages and linux-source-6.1"
+	exit 0
+fi
+home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
+kout=$cache/tests/pair-6.1
+t=$(tmpdir)
+trap 'rm -rf "$t"' EXIT
+now() { date +%s; }
+mget() { meta_get "$1" "$2"; }
+
+# ---------------------------------------------------------------- build
+start=$(now)
+"$K" --tree linux-source-6.1 --patch "$PATCH" --jobs "$(nproc)" --out "$kout" >"$t/build.out" 2>&1
+rc=$?
+build_s=$(($(now) - start))
+sed -n 's/^kbuild: \(.*\(done in\|build,\|up to date\).*\)/# \1/p' "$t/build.out"
+echo "# timing: kbuild ${build_s}s"
+if [ $rc -ne 0 ]; then
+	fail kbuild_pair_builds "tools/kbuild exited $rc: $(tail -n 8 "$t/build.out" | tr '\n' '|')"
+	finish
+fi
+pass kbuild_pair_builds
+
+# The release string in the bzImage's setup header (boot protocol: "HdrS"
+# at 0x202, the version string's offset - 0x200 at 0x20e).
+bz_release()
+{
+	local off
+
+	[ "$(dd if="$1" bs=1 skip=514 count=4 status=none)" = HdrS ] || return 1
+	off=$(od -An -tu2 -j 526 -N2 "$1" | tr -d ' ')
+	dd if="$1" bs=1 skip=$((off + 512)) count=100 status=none | tr '\0' '\n' | head -n1 | cut -d' ' -f1
+}
+for side in base patched; do
+	rel=$(bz_release "$kout/$side/bzImage")
+	case "$rel" in
+	6.1.*-mmb-$side) pass "kbuild_${side}_is_a_6.1_bzimage" ;;
+	*) fail "kbuild_${side}_is_a_6.1_bzimage" "release '$rel' in $kout/$side/bzImage" ;;
+	esac
+	m=$kout/$side/manifest.csv
+	if [ "$(mget "$m" kbuild_image_sha256)" = "$(sha256sum <"$kout/$side/bzImage" | cut -d' ' -f1)" ] &&
+		[ "$(mget "$m" kbuild_config_sha256)" = "$(sha256sum <"$kout/$side/config" | cut -d' ' -f1)" ] &&
+		[ "$(mget "$m" kbuild_compiler)" = "$(gcc --version | head -n1)" ] &&
+		[[ $(mget "$m" kbuild_build_s) =~ ^[0-9]+(\.[0-9]+)?$ ]] &&
+		[ "$(mget "$m" kbuild_tree_kind)" = tarball ] &&
+		[[ $(mget "$m" kbuild_tree_package) == "linux-source-6.1 "* ]] &&
+		[[ $(mget "$m" kbuild_kernel_version) == 6.1.* ]]; then
+		pass "kbuild_${side}_manifest"
+	else
+		fail "kbuild_${side}_manifest" "$(tr '\n' '|' <"$m")"
+	fi
+	if grep -qE '=m$' "$kout/$side/config"; then
+		fail "kbuild_${side}_no_modules" "modules in $kout/$side/config"
+	else
+		pass "kbuild_${side}_no_modules"
+	fi
+done
+psha=$(sha256sum <"$PATCH" | cut -d' ' -f1)
+if [ "$(mget "$kout/patched/manifest.csv" kbuild_patches)" = "swapops-no-ad.patch:$psha" ] &&
+	[ "$(mget "$kout/base/manifest.csv" kbuild_patches)" = none ] &&
+	[ "$(mget "$kout/patched/manifest.csv" kbuild_patch_method)" = patch-p1 ]; then
+	pass kbuild_manifest_patches
+else
+	fail kbuild_manifest_patches "patched: $(mget "$kout/patched/manifest.csv" kbuild_patches), base: $(mget "$kout/base/manifest.csv" kbuild_patches)"
+fi
+# The patch touches no Kconfig: both kernels have the same configuration.
+if cmp -s "$kout/base/config" "$kout/patched/config"; then
+	pass kbuild_same_config_both_sides
+else
+	fail kbuild_same_config_both_sides "configs differ"
+fi
+if ! cmp -s "$kout/base/bzImage" "$kout/patched/bzImage"; then
+	pass kbuild_images_differ
+else
+	fail kbuild_images_differ "base and patched bzImage are identical"
+fi
+
+# ---------------------------------------------------------------- reuse
+start=$(now)
+"$K" --tree linux-source-6.1 --patch "$PATCH" --out "$kout" >"$t/again.out" 2>&1
+rc=$?
+again_s=$(($(now) - start))
+echo "# timing: kbuild again ${again_s}s"
+if [ $rc -eq 0 ] && grep -q 'up to date' "$t/again.out" && [ "$again_s" -lt 120 ]; then
+	pass kbuild_second_run_reuses
+else
+	fail kbuild_second_run_reuses "exit $rc after ${again_s}s: $(tail -n 3 "$t/again.out" | tr '\n' '|')"
+fi
+
+# ---------------------------------------------------------------- in the VM lab
+why=""
+if [ ! -x "$TOP/tools/vm/lab" ]; then
+	why="the VM lab (tools/vm/lab, issue 3) has not landed"
+elif [ ! -x "$TOP/tools/compare-report" ]; then
+	why="tools/compare-report (issue 6) has not landed"
+elif ! make -s -C "$TOP" bench/mmbench >/dev/null 2>&1; then
+	why="bench/mmbench does not build"
+elif ! "$MMBENCH" list 2>/dev/null | grep -q '^ *migrate_ad'; then
+	why="the migrate_ad workload (issue 4) has not landed"
+fi
+if [ -n "$why" ]; then
+	skip kbuild_pair_in_vm "$why"
+	finish
+fi
+cat >"$t/suite" <<'EOF'
+# Three iterations per kernel; the Referenced share does not depend on size.
+migrate_ad -p size_mb=64 -i 3 -w 0
+EOF
+start=$(now)
+"$TOP/tools/kbuild-pair" --vm-build linux-source-6.1 --patch "$PATCH" --kbuild-out "$kout" \
+	--suite "$t/suite" --out "$t/results" >"$t/pair.out" 2>&1
+rc=$?
+echo "# timing: kbuild-pair (reused build, two guests, comparison) $(($(now) - start))s"
+bdir=$(sed -n 's/^base: *//p' "$t/pair.out")
+pdir=$(sed -n 's/^patched: *//p' "$t/pair.out")
+report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
+if [ $rc -eq 0 ] && [ -f "$bdir/results.csv" ] && [ -f "$pdir/results.csv" ] && [ -f "$report" ]; then
+	pass kbuild_pair_runs_and_reports
+else
+	fail kbuild_pair_runs_and_reports "exit $rc: $(tail -n 12 "$t/pair.out" | tr '\n' '|')"
+	finish
+fi
+# All values of the metric on a side must pass the bound, and there are 3.
+bound() { # NAME DIR OP LIMIT
+	local vals n bad
+
+	vals=$(metric_vals "$2/results.csv" referenced_after_migrate_pct)
+	n=$(grep -c . <<<"$vals")
+	bad=$(awk -v op="$3" -v lim="$4" '(op == "ge" && $1 < lim) || (op == "le" && $1 > lim)' <<<"$vals")
+	if [ "$n" = 3 ] && [ -z "$bad" ]; then
+		pass "$1"
+	else
+		fail "$1" "$n values, want 3 all $3 $4: $(echo $vals)"
+	fi
+}
+bound referenced_after_migrate_with_series_ge_95 "$bdir" ge 95
+bound referenced_after_migrate_without_series_le_5 "$pdir" le 5
+for side in base patched; do
+	d=$bdir
+	[ $side = patched ] && d=$pdir
+	if [ "$(meta_get "$d/meta.csv" kbuild_side)" = $side ] &&
+		[ "$(meta_get "$d/meta.csv" kbuild_request)" = "$(mget "$kout/manifest.csv" kbuild_request)" ]; then
+		pass "meta_${side}_has_kbuild_manifest"
+	else
+		fail "meta_${side}_has_kbuild_manifest" "no kbuild_side=$side in $d/meta.csv"
+	fi
+done
+# compare.csv: the patched side's row of the metric's mean.
+row=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["metric"] == "referenced_after_migrate_pct" && $c["side"] != "base" && $c["side"] != 0 {
+		print $c["n"], $c["p_value"], $c["significant"], $c["verdict"]; exit }' \
+	"$(dirname "$report")/compare.csv")
+read -r n p sig verdict <<<"$row"
+if [ "$sig" = 1 ] && [ "$n" = 3 ] && [[ $p =~ ^[0-9.e+-]+$ ]]; then
+	pass mmcompare_marks_significant
+else
+	fail mmcompare_marks_significant "compare.csv row: '${row}' (want n=3, a numeric p, significant=1)"
+fi
+finish
