@@ -12,6 +12,11 @@ export MMBENCH=$FAKE
 for i in 1 2 3; do
 	synth_run "$d/res" base "2026110$i-020000" "$i" >/dev/null || fail synth "mmsynth failed"
 done
+# Another host's run of the baseline label, 30% slower: hosts are kept
+# apart, so it must not enter this host's baseline.
+"$MMSYNTH" -o "$d/res/base/20261104-020000-otherhost" --label base --host otherhost \
+	--kernel 6.1.0-base --stamp 20261104-020000 --seed 4 -i 5 \
+	--line "pageout instances=2 loops_per_s loops/s higher 126 1" >/dev/null
 # alpha 0.01 and a 3% minimum change: with 1% spread and n = 5 a chance
 # "regression" of 3% is a 4.7-sigma event; the seeds are fixed anyway.
 write_conf "$d" <<'EOF'
