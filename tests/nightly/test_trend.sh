@@ -49,7 +49,7 @@ for m in loops_per_s loop_time; do
 	for s in "hosta instances=1" "hosta instances=2" "hostb instances=1" "hostb instances=2"; do
 		check "chart of $m has a line for $s" grep -q ">$s<" "$f"
 	done
-	check "chart of $m labels the x axis with kernel releases" grep -q '>6.1.0-8 2026-11-08<' "$f"
+	check "chart of $m labels the x axis with kernel releases" grep -q '>6.1.0-8 2026-11-08 02:00<' "$f"
 done
 check "chart of loops_per_s marks runs worse than the baseline" \
 	grep -q '>significantly worse than the baseline<' "$o/pageout-loops_per_s.svg"

@@ -114,7 +114,8 @@ static void write_xtics(FILE *f, const struct tr_plot *pl, const struct tr_run *
 		if (nused > MAX_XLABELS && last >= 0 && !strcmp(runs[last].kernel, r->kernel))
 			continue;
 		last = r - runs;
-		snprintf(lab, sizeof(lab), "%s %.10s", r->kernel, r->date);
+		/* "2026-11-30T02:30:00Z" -> "2026-11-30 02:30" */
+		snprintf(lab, sizeof(lab), "%s %.10s %.5s", r->kernel, r->date, r->date + 11);
 		fprintf(f, "%s", first ? "" : ", ");
 		gp_str(f, lab);
 		fprintf(f, " %d", i);
@@ -146,6 +147,47 @@ static void write_head(FILE *f, const struct tr_plot *pl, const char *fmt, doubl
 		"set bmargin 12\nset rmargin 10\nset offsets 0.5, 0.5, graph 0.05, graph 0.05\n");
 }
 
+/* Does KEY=VALUE (one "k=v" item of a case) hold in every point's case? */
+static bool item_everywhere(const struct tr_plot *pl, const char *item, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n; i++) {
+		const char *c = pl->pts[i].kase, *p;
+		bool found = false;
+
+		for (p = c; p && *p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+			if (!strncmp(p, item, len) && (p[len] == ';' || !p[len]))
+				found = true;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A series' name: its host and the case's items that differ between the
+ * chart's series (the whole case when none does), like mmcompare's names.
+ */
+static void series_name(const struct tr_plot *pl, const struct tr_point *p, char *buf,
+			size_t len)
+{
+	const char *c = p->kase;
+	size_t off = snprintf(buf, len, "%s", p->host), n;
+	bool any = false;
+
+	while (*c && off < len) {
+		n = strcspn(c, ";");
+		if (!item_everywhere(pl, c, n)) {
+			off += snprintf(buf + off, len - off, "%s%.*s", any ? ";" : " ", (int)n, c);
+			any = true;
+		}
+		c += n + (c[n] == ';');
+	}
+	if (!any && off < len)
+		snprintf(buf + off, len - off, " %s", p->kase);
+}
+
 static void write_plot(FILE *f, const struct tr_plot *pl, int ns, int nworse, int nbetter)
 {
 	const char *sep = "plot ";
@@ -156,7 +198,7 @@ static void write_plot(FILE *f, const struct tr_plot *pl, int ns, int nworse, in
 		const struct tr_point *p = &pl->pts[i];
 		char t[512];
 
-		snprintf(t, sizeof(t), "%s %s", p->host, p->kase);
+		series_name(pl, p, t, sizeof(t));
 		fprintf(f, "%s'%s.dat' index %d using 1:2:3:4 with yerrorlines lt %d lw 1.5 "
 			"pt 7 ps 0.6 title ", sep, pl->stem, s, s + 1);
 		gp_str(f, t);
