@@ -63,8 +63,7 @@ if ! start_mid; then
 	kill "$pid" 2>/dev/null
 	finish
 fi
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null
+{ kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
 # The orphaned driver still holds the lock: a start now must not run.
 "$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
 rc=$?
