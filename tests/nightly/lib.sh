@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers of the nightly tests (sourced after tests/lib.sh).
 NIGHTLY=$TOP/tools/nightly
 MMHISTORY=$TOP/tools/mmtrend/mmhistory-san
