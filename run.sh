@@ -8,7 +8,6 @@
 #   ./run.sh nightly CONFIG             the unattended nightly job (tools/nightly)
 set -u
 top=$(cd "$(dirname "$0")" && pwd)
-cd "$top" || exit 1
 
 usage() {
 	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
@@ -25,7 +24,7 @@ EOT
 }
 
 case "${1:-}" in
-compare) shift; exec "$top/tools/compare-report" "$@" ;;
+compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$top/results} exec "$top/tools/compare-report" "$@" ;;
 nightly) shift; exec "$top/tools/nightly" "$@" ;;
 -h|--help) usage; exit 0 ;;
 esac
@@ -34,6 +33,8 @@ for a in "$@"; do
 	--vm|--vm-*|--vm=*) exec "$top/tools/vm/lab" "$@" ;;
 	esac
 done
+# Paths given by the caller stay relative to the caller's directory.
+abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 suite=quick label="" root="$top/results" extra=()
 while [ $# -gt 0 ]; do
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--label) label=${2:?--label needs a value}; shift 2 ;;
 	--iterations) extra+=(-i "${2:?--iterations needs a value}"); shift 2 ;;
 	--warmups) extra+=(-w "${2:?--warmups needs a value}"); shift 2 ;;
-	--out) root=${2:?--out needs a value}; shift 2 ;;
+	--out) root=$(abs "${2:?--out needs a value}"); shift 2 ;;
 	--timeout) extra+=(--timeout "${2:?--timeout needs a value}"); shift 2 ;;
 	--probe) extra+=(--probe "${2:?--probe needs a value}"); shift 2 ;;
 	*) echo "run.sh: unknown option '$1' (see ./run.sh --help)" >&2; exit 2 ;;
@@ -50,13 +51,14 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -f "$suite" ]; then
-	suite_file=$suite
-elif [ -f "bench/suites/$suite" ]; then
-	suite_file=bench/suites/$suite
+	suite_file=$(abs "$suite")
+elif [ -f "$top/bench/suites/$suite" ]; then
+	suite_file=$top/bench/suites/$suite
 else
-	echo "run.sh: no suite '$suite' (bench/suites has: $(ls bench/suites | tr '\n' ' '))" >&2
+	echo "run.sh: no suite '$suite' (bench/suites has: $(ls "$top/bench/suites" | tr '\n' ' '))" >&2
 	exit 2
 fi
+cd "$top" || exit 1
 
 tools/deps.sh build || exit 1
 if ! make -s >/tmp/mmbench-build.log 2>&1; then
