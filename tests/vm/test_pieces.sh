@@ -123,6 +123,11 @@ grep -q $'/ext4.ko\talways$' "$t/load" && grep -q $'/jbd2.ko\talways$' "$t/load"
 	grep -q $'/zram.ko\tswap$' "$t/load" && grep -q $'/brd.ko\talways$' "$t/load" &&
 	pass "mkinitramfs: default modules, zram's group loaded only with swap" ||
 	fail "mkinitramfs: default modules" "$(cat "$t/err" "$t/load")"
+echo hello >"$t/hello"
+"$vm/mkinitramfs" --bare -o "$t/b.cpio" -f "$t/hello=/etc/mmbench/hello" &&
+	[ "$(cpio -it --quiet <"$t/b.cpio" | grep -v '^\.$' | sort | tr '\n' ' ')" = "etc etc/mmbench etc/mmbench/hello " ] &&
+	pass "mkinitramfs --bare: only the given files, to append to a cached base" ||
+	fail "mkinitramfs --bare" "$(cpio -it --quiet <"$t/b.cpio" | tr '\n' ' ')"
 "$vm/mkinitramfs" -k "$t/k" 2>"$t/err"; rc=$?
 [ $rc = 2 ] && grep -q 'missing -o' "$t/err" && pass "mkinitramfs: usage error" ||
 	fail "mkinitramfs: usage" "rc=$rc"

@@ -108,21 +108,47 @@ write_guest_config()
 	EOF
 }
 
+# The part of the initramfs that depends only on the kernel, mmbench and
+# the host's programs is built once and cached under a key of their
+# contents; a run appends its own small archive (suite, arguments, hooks).
+base_initramfs()
+{
+	local kd=$1 key base m extra=()
+
+	key=$({
+		echo "$kd $(cat "$kd/release") ${mods[*]}"
+		sha1sum "$mmbench_bin" "$VM_DIR"/{init,mkinitramfs,modules.list,lib.sh} \
+			"$(command -v busybox)" "$(command -v mke2fs)" \
+			$(ldd "$mmbench_bin" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) { print $i; break } }')
+	} | sha1sum | cut -c1-16)
+	base=$(vm_cache_dir)/initramfs/$key.cpio
+	if [ ! -f "$base" ]; then
+		mkdir -p "$(dirname "$base")"
+		for m in "${mods[@]}"; do
+			extra+=(-m "$m")
+		done
+		"$VM_DIR/mkinitramfs" -o "$base" -k "$kd" \
+			-b "$mmbench_bin=/usr/bin/mmbench" "${extra[@]}" || return 1
+		# Keep the six most recently used.
+		ls -t "$(dirname "$base")"/*.cpio | tail -n +7 | xargs -r rm -f
+	fi
+	touch "$base"
+	echo "$base"
+}
+
 build_initramfs()
 {
-	local wd=$1 kd=$2 extra=() m
+	local wd=$1 kd=$2 base extra=()
 
+	base=$(base_initramfs "$kd") || return 1
 	[ -n "$hook_pre" ] && extra+=(-f "$hook_pre=/etc/mmbench/hook-pre")
 	[ -n "$hook_post" ] && extra+=(-f "$hook_post=/etc/mmbench/hook-post")
 	[ -f /etc/localtime ] && extra+=(-f "/etc/localtime=/etc/localtime")
-	for m in "${mods[@]}"; do
-		extra+=(-m "$m")
-	done
-	"$VM_DIR/mkinitramfs" -o "$wd/initrd.cpio" -k "$kd" \
-		-b "$mmbench_bin=/usr/bin/mmbench" \
+	"$VM_DIR/mkinitramfs" --bare -o "$wd/run.cpio" \
 		-f "$suite_file=/etc/mmbench/suite" \
 		-f "$wd/args=/etc/mmbench/args" -f "$wd/vm.conf=/etc/mmbench/vm.conf" \
 		"${extra[@]}" || return 1
+	cat "$base" "$wd/run.cpio" >"$wd/initrd.cpio" || return 1
 	chmod 755 "$wd/initrd.cpio"
 }
 
