@@ -87,3 +87,6 @@ vm_extract_vmlinux()
 	rm -f "$tmp"
 	return 1
 }
+
+# --help: the comment block at the top of the script.
+vm_help() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
