@@ -146,6 +146,10 @@ d=$t/res/lab/20250101-000000-h
 	fail "demux: results.csv" "$(cat "$d/results.csv")"
 grep -q '^exit=1$' <<<"$out" && grep -q '^dropped=2$' <<<"$out" && [ ! -e "$t/res/evil.csv" ] &&
 	pass "demux: guest exit status read, unsafe file name refused" || fail "demux: control" "$out"
+out=$("$vm/demux" "$t/m" "$t/res" fb fbid 2>/dev/null)
+[ "$(sed -n 's/^dir=//p' <<<"$out")" = "$d.2" ] && [ "$(cat "$d/results.csv")" = $'a,b\n1,"x\ny"' ] &&
+	pass "demux: a second run with the same run_id never mixes into the first" ||
+	fail "demux: collision" "$out"
 printf '@@MM run.log booting\n' >"$t/m2"
 out=$("$vm/demux" "$t/m2" "$t/res" fb fbid)
 [ -f "$t/res/fb/fbid/run.log" ] && grep -q '^exit=none$' <<<"$out" &&
