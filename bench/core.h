@@ -101,7 +101,8 @@ int mm_summary(const char *dir);
 
 /* ---- probes (probe.c) */
 
-void mm_probe_set(const char *funcs);
+/* Validate and keep the --probe list; -1 (message printed) if malformed. */
+int mm_probe_set(const char *funcs);
 /* In the driver after each case: remove the case child's kprobe events. */
 void mm_probe_after_case(long pid);
 

@@ -237,7 +237,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 			case OPT_ROOT: ro->root = optarg; break;
 			case OPT_LABEL: ro->label = optarg; break;
 			case OPT_MIRROR: ro->mirror = optarg; break;
-			case OPT_PROBE: ro->probe = optarg; break;
+			case OPT_PROBE:
+				/* Checked now: a bad name must not create a run dir. */
+				if (mm_probe_set(optarg) < 0)
+					return -1;
+				ro->probe = optarg;
+				break;
 			case OPT_TIMEOUT:
 				if (parse_count("--timeout", optarg, 1, 86400 * 7, &v) < 0)
 					return -1;
@@ -391,7 +396,6 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 		if (mm_topology_xml(topo) < 0)
 			mm_logf("mmbench: hwloc could not export %s", topo);
 	}
-	mm_probe_set(ro->probe);
 	return 0;
 }
 

@@ -97,7 +97,7 @@ static int add_funcs(const char *funcs, char *bad, size_t badlen)
 }
 
 /* In the driver, from --probe: bad input ends the run before any case. */
-void mm_probe_set(const char *funcs)
+int mm_probe_set(const char *funcs)
 {
 	char bad[160];
 
@@ -105,8 +105,9 @@ void mm_probe_set(const char *funcs)
 	pr.none = funcs && !strcmp(funcs, "none");
 	if (funcs && !pr.none && add_funcs(funcs, bad, sizeof(bad)) < 0) {
 		fprintf(stderr, "mmbench: --probe '%s': %s\n", funcs, bad);
-		exit(MM_USAGE);
+		return -1;
 	}
+	return 0;
 }
 
 void mm_probe_default(struct mm_ctx *ctx, const char *funcs)
