@@ -113,6 +113,14 @@ if lab "deadline" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" \
 		pass "deadline: killed at --vm-timeout and reported" || fail "deadline" "rc=$rc $(tail -5 "$t/err")"
 fi
 
+# ---- a guest that goes silent (a stuck case) long before the deadline
+if lab "silence" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" \
+	--vm-hook-pre "$t/stall" --vm-idle-timeout 8; then
+	[ $rc = 1 ] && grep -q 'sent no results for 8s' "$t/err" && [ "$(meta vm_status)" = idle-timeout ] &&
+		pass "silence: killed after --vm-idle-timeout without output" ||
+		fail "silence" "rc=$rc $(tail -5 "$t/err")"
+fi
+
 # ---- a guest that cannot reach init in time
 if lab "boot deadline" 120 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" --vm-boot-timeout 1; then
 	[ $rc = 1 ] && grep -q 'did not reach init within 1s' "$t/err" && [ "$(meta vm_status)" = boot-timeout ] &&

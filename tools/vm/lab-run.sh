@@ -222,7 +222,8 @@ run_one()
 	"$VM_DIR/boot" -k "$img" -i "$wd/initrd.cpio" -d "$wd" \
 		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
-		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" --quiet
+		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" \
+		--idle-timeout "$idle_timeout" --quiet
 	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
 	vm_log "$rel: $(awk -F= '$1 != "accel" && $1 !~ /epoch/ { printf "%s%s %ss", s, $1, $2; s = ", " }' \
 		"$wd/timings" | sed 's/_s / /g'); $st"
