@@ -113,10 +113,14 @@ write_guest_config()
 # contents; a run appends its own small archive (suite, arguments, hooks).
 base_initramfs()
 {
-	local kd=$1 key base m extra=()
+	local kd=$1 key base m extra=() md
 
+	md=$kd/lib/modules/$(cat "$kd/release")
 	key=$({
 		echo "$kd $(cat "$kd/release") ${mods[*]}"
+		# which module tree, and its index's age (a re-run depmod)
+		echo "modules: $(readlink -f "$md" 2>/dev/null || echo none)" \
+			"$(stat -c %Y "$md/modules.dep" 2>/dev/null || echo none)"
 		sha1sum "$mmbench_bin" "$VM_DIR"/{init,mkinitramfs,modules.list,lib.sh} \
 			"$(command -v busybox)" "$(command -v mke2fs)" \
 			$(ldd "$mmbench_bin" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) { print $i; break } }')
