@@ -4,6 +4,7 @@
 # line for line, without modules; an option that cannot be set (one whose
 # dependency is off, one the tree does not have) fails the run, named.
 # Uses tools/kbuild --config-only: nothing is compiled beyond kconfig.
+{
 set -u
 . "$(dirname "$0")/../lib.sh"
 K=$TOP/tools/kbuild
@@ -65,3 +66,4 @@ n=$(grep -c '^  CONFIG_' <<<"$out")
 if [ "$n" = 2 ]; then pass config_only_those_named; else fail config_only_those_named "$n options named"; fi
 echo "# timing: $(($(date +%s) - start))s"
 finish
+}

@@ -13,6 +13,9 @@
 # change (both are slow: minutes on 2 CPUs); the tree, the objects and the
 # pair stay under ${XDG_CACHE_HOME:-~/.cache}/mmbench/kbuild, so a later
 # run rebuilds nothing.
+# One compound command: bash parses it all first, so editing the file
+# cannot derail a run in progress.
+{
 set -u
 . "$(dirname "$0")/../lib.sh"
 K=$TOP/tools/kbuild
@@ -24,7 +27,11 @@ if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
 fi
 home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
-kout=$cache/tests/pair-6.1
+# One pair per version of tools/kbuild: test runs of other checkouts
+# (sharing the cache) must not rebuild this one under a running guest.
+kout=$cache/tests/pair-6.1-$(sha256sum <"$K" | cut -c1-12)
+find "$cache/tests" -maxdepth 1 -name 'pair-6.1-*' ! -path "$kout" -mtime +2 \
+	-exec rm -rf {} + 2>/dev/null
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 now() { date +%s; }
@@ -179,3 +186,4 @@ else
 	fail mmcompare_marks_significant "compare.csv row: '${row}' (want n=3, a numeric p, significant=1)"
 fi
 finish
+}

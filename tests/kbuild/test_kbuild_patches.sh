@@ -7,6 +7,7 @@
 # The trees are small stand-ins with the files tools/kbuild looks for; the
 # real kernel tree is exercised by test_kbuild_config.sh and
 # test_kbuild_pair.sh.
+{
 set -u
 . "$(dirname "$0")/../lib.sh"
 K=$TOP/tools/kbuild
@@ -151,3 +152,4 @@ else
 	fail out_fail_nothing_good_left "status '$(cat o/status 2>/dev/null)'; left: $(cd o && find . -type f | tr '\n' ' ')"
 fi
 finish
+}
