@@ -16,8 +16,9 @@ resolve_kernel()
 		"$VM_DIR/fetch-kernel" "${refresh[@]}" "$k"
 		return ;;
 	esac
-	rel=$(vm_bzimage_release "$k")
-	sum=$(sha1sum "$k" | cut -c1-16)
+	# Checked again: a pair's second kernel may be gone by its turn.
+	rel=$(vm_bzimage_release "$k") || { vm_log "--vm $k: no longer a readable bzImage"; return 1; }
+	sum=$(sha1sum "$k" | cut -c1-16) || return 1
 	kd=$(vm_cache_dir)/kernels/local/$rel-$sum
 	mkdir -p "$kd/lib/modules" || return 1
 	[ -f "$kd/vmlinuz" ] || cp "$k" "$kd/vmlinuz" || return 1
@@ -210,9 +211,40 @@ log_failure()
 	tr -d '\r' <"$wd/console.log" | tail -n 20 | sed 's/^/  | /' >&2
 }
 
+# Bring the results home and judge the run; prints the exit status.
+collect_run()
+{
+	local wd=$1 rel=$2 label=$3 st out dir gexit rc
+
+	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
+	vm_log "$rel: $(awk -F= '$1 != "accel" && $1 !~ /epoch/ { printf "%s%s %ss", s, $1, $2; s = ", " }' \
+		"$wd/timings" | sed 's/_s / /g'); $st"
+	out=$("$VM_DIR/demux" "$wd/mirror.out" "$root" "${label:-$rel}" \
+		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || return 1
+	dir=$(sed -n 's/^dir=//p' <<<"$out")
+	gexit=$(sed -n 's/^exit=//p' <<<"$out")
+	cp "$wd/console.log" "$dir/vm-console.log"
+	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
+	dirs+=("$dir")
+	if [ "$st" != ok ]; then
+		log_failure "$dir" "$wd" "$st: $(cat "$wd/failure" 2>/dev/null)"
+		rc=1
+	else
+		rc=$gexit
+		[[ $rc =~ ^[0-9]+$ ]] || rc=1
+		case "$rc" in
+		0) echo "vm: guest $rel ran the suite and powered off" >>"$dir/run.log" ;;
+		4) echo "vm: every case was skipped in the guest (cases.csv)" >>"$dir/run.log" ;;
+		*) log_failure "$dir" "$wd" "mmbench in the guest exited $rc (see cases.csv)" ;;
+		esac
+	fi
+	[ -s "$dir/results.csv" ] && "$mmbench_bin" summary "$dir"
+	return "$rc"
+}
+
 run_one()
 {
-	local k=$1 label=$2 kd rel wd a st out dir gexit rc img ent
+	local k=$1 label=$2 kd rel wd a rc img ent
 
 	kd=$(resolve_kernel "$k") || return 1
 	rel=$(cat "$kd/release")
@@ -228,28 +260,8 @@ run_one()
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
 		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" \
 		--idle-timeout "$idle_timeout" --quiet
-	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
-	vm_log "$rel: $(awk -F= '$1 != "accel" && $1 !~ /epoch/ { printf "%s%s %ss", s, $1, $2; s = ", " }' \
-		"$wd/timings" | sed 's/_s / /g'); $st"
-	out=$("$VM_DIR/demux" "$wd/mirror.out" "$root" "${label:-$rel}" \
-		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || { rm -rf "$wd"; return 1; }
-	dir=$(sed -n 's/^dir=//p' <<<"$out")
-	gexit=$(sed -n 's/^exit=//p' <<<"$out")
-	cp "$wd/console.log" "$dir/vm-console.log"
-	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
-	dirs+=("$dir")
-	if [ "$st" != ok ]; then
-		log_failure "$dir" "$wd" "$st: $(cat "$wd/failure" 2>/dev/null)"
-		rc=1
-	else
-		rc=$gexit
-		case "$rc" in
-		0) echo "vm: guest $rel ran the suite and powered off" >>"$dir/run.log" ;;
-		4) echo "vm: every case was skipped in the guest (cases.csv)" >>"$dir/run.log" ;;
-		*) log_failure "$dir" "$wd" "mmbench in the guest exited $rc (see cases.csv)" ;;
-		esac
-	fi
-	[ -s "$dir/results.csv" ] && "$mmbench_bin" summary "$dir"
+	collect_run "$wd" "$rel" "$label"
+	rc=$?
 	if [ "$keep" = 1 ]; then
 		vm_log "work directory kept: $wd"
 	else
