@@ -140,8 +140,8 @@ start=$(now)
 	--suite "$t/suite" --out "$t/results" >"$t/pair.out" 2>&1
 rc=$?
 echo "# timing: kbuild-pair (reused build, two guests, comparison) $(($(now) - start))s"
-bdir=$(sed -n 's/^base: *//p' "$t/pair.out")
-pdir=$(sed -n 's/^patched: *//p' "$t/pair.out")
+bdir=$(sed -n 's/^base run: *//p' "$t/pair.out")
+pdir=$(sed -n 's/^patched run: *//p' "$t/pair.out")
 report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
 if [ $rc -eq 0 ] && [ -f "$bdir/results.csv" ] && [ -f "$pdir/results.csv" ] && [ -f "$report" ]; then
 	pass kbuild_pair_runs_and_reports
