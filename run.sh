@@ -4,6 +4,7 @@
 #                                 quick suite on the running kernel
 #   ./run.sh --suite NAME|FILE --label L --iterations N --out ROOT
 #   ./run.sh --vm KERNEL [--vm-*] ...   the same inside a QEMU guest (tools/vm/lab)
+#   ./run.sh --vm-build TREE --patch F  build base+patched kernels, run, compare
 #   ./run.sh compare BASE NEW...        compare result sets (tools/compare-report)
 #   ./run.sh nightly CONFIG             the unattended nightly job (tools/nightly)
 set -u
@@ -28,6 +29,11 @@ compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$top/results} exec "$top/tool
 nightly) shift; exec "$top/tools/nightly" "$@" ;;
 -h|--help) usage; exit 0 ;;
 esac
+for a in "$@"; do
+	case "$a" in
+	--vm-build|--vm-build=*) exec "$top/tools/kbuild-pair" "$@" ;;
+	esac
+done
 for a in "$@"; do
 	case "$a" in
 	--vm|--vm-*|--vm=*) exec "$top/tools/vm/lab" "$@" ;;
