@@ -30,7 +30,7 @@ cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
 # One pair per version of tools/kbuild: test runs of other checkouts
 # (sharing the cache) must not rebuild this one under a running guest.
 kout=$cache/tests/pair-6.1-$(sha256sum <"$K" | cut -c1-12)
-find "$cache/tests" -maxdepth 1 -name 'pair-6.1-*' ! -path "$kout" -mtime +2 \
+find "$cache/tests" -maxdepth 1 -name 'pair-6.1*' ! -path "$kout" -mtime +2 \
 	-exec rm -rf {} + 2>/dev/null
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
