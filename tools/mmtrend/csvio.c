@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,4 +468,21 @@ int tab_rewrite(const char *path, const char *const *hdr, int ncols,
 	}
 	fsync_dir(path);
 	return 0;
+}
+
+/* mkdir -p: every missing parent, then the directory itself. */
+int tab_mkdir_p(const char *path)
+{
+	char p[PATH_MAX], *s;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
 }

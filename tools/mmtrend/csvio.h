@@ -58,6 +58,8 @@ char *tab_line(const char *const *fields, int n);
 /* flock(LOCK_EX) on PATH.lock, waiting at most timeout_s. Returns the fd. */
 int tab_lock(const char *path, int timeout_s, char *err, size_t errlen);
 void tab_unlock(int fd);
+/* mkdir -p PATH; 0 or -1 with errno. */
+int tab_mkdir_p(const char *path);
 
 /*
  * Append one line to PATH (caller holds the lock): writes hdr_line first

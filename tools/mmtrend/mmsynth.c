@@ -214,22 +214,6 @@ static int write_meta(const struct synth *s, const char *run_id)
 	return fclose(f) || rc ? -1 : 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	char p[4096], *s;
-
-	snprintf(p, sizeof(p), "%s", path);
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct synth s = { .out = NULL };
@@ -239,7 +223,7 @@ int main(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &s))
 		return 2;
-	if (mkdir_p(s.out)) {
+	if (tab_mkdir_p(s.out)) {
 		fprintf(stderr, "mmsynth: %s: %s\n", s.out, strerror(errno));
 		return 1;
 	}

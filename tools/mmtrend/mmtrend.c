@@ -766,22 +766,6 @@ static int draw_all(struct trend *t, const char *out, char **stems, size_t *nst,
 	return rc;
 }
 
-static int mkdir_p(const char *path)
-{
-	char p[PATH_MAX], *s;
-
-	snprintf(p, sizeof(p), "%s", path);
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int write_outputs(struct trend *t, const char *out)
 {
 	char p[PATH_MAX], err[1024] = "", **stems = calloc(t->npts + 1, sizeof(*stems));
@@ -880,7 +864,7 @@ int main(int argc, char **argv)
 		if (judge_run(&t, i))
 			goto out;
 	qsort(t.pts, t.npts, sizeof(*t.pts), point_cmp);
-	if (mkdir_p(t.o.out)) {
+	if (tab_mkdir_p(t.o.out)) {
 		fprintf(stderr, "mmtrend: %s: %s\n", t.o.out, strerror(errno));
 		goto out;
 	}

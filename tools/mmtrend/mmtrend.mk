@@ -10,7 +10,8 @@ MMT_MMC := tools/mmcompare
 MMT_MMC_CORE := resultset stats compare csvout
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
 # stats.o) and the random numbers of mmsynth.
-MMT_LIBS := -lcsv -lgsl -lgslcblas -lm
+# -pthread: mmcompare's reader reads runs on threads.
+MMT_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
 MMT_COMMON := $(MMT)/csvio.o $(MMT)/history.o $(MMT)/judge.o
 MMT_PROGS := $(MMT)/mmtrend $(MMT)/mmhistory $(MMT)/mmsynth
 
