@@ -98,6 +98,12 @@ run --tree carrying --patch a.diff --reverse --patch-only
 expect_rc p1_reverse 0
 if [ -n "$P" ] && grep -q 'return 1;' "$P/mm/a.c"; then pass p1_reverse_content; else fail p1_reverse_content "a.c not reverted in '$P'"; fi
 
+# A gzip'd mailbox (as lore serves a thread) is read as the mailbox.
+gzip -c cover.mbox >cover.mbox.gz
+run --tree tree --patch cover.mbox.gz --patch-only
+expect_rc gzip_mbox_applies 0
+has gzip_mbox_cover_skipped "skipping .*0/2.*cover letter"
+
 # ---------------------------------------------------------------- git am
 run --tree repo-old --patch cover.mbox --patch-only
 expect_rc git_series_applies 0
