@@ -101,6 +101,8 @@ write_guest_config()
 			printf '%s\n' --meta "$m"
 		done
 	} >"$wd/args"
+	# A kernel built by tools/kbuild has its manifest beside it.
+	[ -f "$(dirname "$k")/manifest.csv" ] && echo "$(dirname "$k")/manifest.csv" >"$wd/kmanifest"
 	cat >"$wd/vm.conf" <<-EOF
 	VM_DISK_MB=$disk_mb
 	VM_SWAP_MB=$swap_mb
@@ -190,6 +192,10 @@ host_meta()
 		} >>"$dir/meta.csv"
 	fi
 	echo "vm_status,$st" >>"$dir/meta.csv"
+	# The kbuild manifest's rows are CSV already: copied whole, not parsed.
+	if [ -s "$wd/kmanifest" ] && ! grep -q '^kbuild_request,' "$dir/meta.csv"; then
+		tail -n +2 "$(cat "$wd/kmanifest")" >>"$dir/meta.csv"
+	fi
 	while IFS== read -r k v; do
 		[ "$k" = accel ] && continue
 		echo "vm_$k,$v" >>"$dir/meta.csv"
