@@ -486,3 +486,21 @@ int tab_mkdir_p(const char *path)
 	}
 	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
 }
+
+/* KEY's value in DIR/meta.csv, last row wins ("" when absent). */
+const char *tab_meta_get(const char *dir, const char *key, char *buf, size_t len)
+{
+	static const char *const cols[] = { "key", "value", NULL };
+	char p[PATH_MAX];
+	struct tab m;
+	size_t i;
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "%s/meta.csv", dir);
+	if (!tab_load(&m, p, cols, false))
+		for (i = 0; i < m.nrows; i++)
+			if (!strcmp(m.rows[i].f[0], key))
+				snprintf(buf, len, "%s", m.rows[i].f[1]);
+	tab_free(&m);
+	return buf;
+}

@@ -60,6 +60,8 @@ int tab_lock(const char *path, int timeout_s, char *err, size_t errlen);
 void tab_unlock(int fd);
 /* mkdir -p PATH; 0 or -1 with errno. */
 int tab_mkdir_p(const char *path);
+/* KEY's value in DIR/meta.csv into buf ("" when absent); returns buf. */
+const char *tab_meta_get(const char *dir, const char *key, char *buf, size_t len);
 
 /*
  * Append one line to PATH (caller holds the lock): writes hdr_line first

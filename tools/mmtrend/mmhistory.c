@@ -597,20 +597,7 @@ out:
 
 static const char *meta_host(const char *run, char *buf, size_t len)
 {
-	static const char *const cols[] = { "key", "value", NULL };
-	char p[PATH_MAX];
-	struct tab t;
-	size_t i;
-
-	buf[0] = '\0';
-	snprintf(p, sizeof(p), "%s/meta.csv", run);
-	if (!tab_load(&t, p, cols, false)) {
-		for (i = 0; i < t.nrows; i++)
-			if (!strcmp(t.rows[i].f[0], "host"))
-				snprintf(buf, len, "%s", t.rows[i].f[1]);
-	}
-	tab_free(&t);
-	if (!buf[0]) {	/* no meta.csv: the run_id suffix, YYYYmmdd-HHMMSS-HOST */
+	if (!tab_meta_get(run, "host", buf, len)[0]) {	/* no meta.csv: the run_id suffix, YYYYmmdd-HHMMSS-HOST */
 		const char *b = strrchr(run, '/');
 
 		b = b ? b + 1 : run;

@@ -285,19 +285,7 @@ static void base_clear(struct trend *t)
 /* The host in a run's meta.csv ("" when it has none). */
 static const char *run_host(const char *dir, char *buf, size_t len)
 {
-	static const char *const cols[] = { "key", "value", NULL };
-	char p[PATH_MAX];
-	struct tab m;
-	size_t i;
-
-	buf[0] = '\0';
-	snprintf(p, sizeof(p), "%s/meta.csv", dir);
-	if (!tab_load(&m, p, cols, false))
-		for (i = 0; i < m.nrows; i++)
-			if (!strcmp(m.rows[i].f[0], "host"))
-				snprintf(buf, len, "%s", m.rows[i].f[1]);
-	tab_free(&m);
-	return buf;
+	return tab_meta_get(dir, "host", buf, len);
 }
 
 static int base_add(struct trend *t, const char *dir)
