@@ -167,10 +167,12 @@ int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
 	c->alpha = alpha;
 	c->nsides = s->nsides;
 	c->nrows = s->nlines;
-	c->rows = calloc(s->nlines, sizeof(*c->rows));
-	c->cells = calloc(s->nlines * (size_t)s->nsides, sizeof(*c->cells));
-	if (!c->rows || !c->cells)
+	/* a cell is some 200 bytes: a million lines want huge pages */
+	if (big_reserve(&c->rows_mem, s->nlines * sizeof(*c->rows)) ||
+	    big_reserve(&c->cells_mem, s->nlines * (size_t)s->nsides * sizeof(*c->cells)))
 		return -1;
+	c->rows = c->rows_mem.p;
+	c->cells = c->cells_mem.p;
 	for (i = 0; i < c->nrows; i++) {
 		c->rows[i].line = s->sorted[i];
 		c->rows[i].cell = &c->cells[i * s->nsides];
@@ -181,8 +183,8 @@ int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
 
 void cmp_free(struct cmp *c)
 {
-	free(c->rows);
-	free(c->cells);
+	big_release(&c->rows_mem);
+	big_release(&c->cells_mem);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -46,6 +46,7 @@ struct cmp {
 	struct cmp_row *rows;	/* in rs_set.sorted order */
 	size_t nrows;
 	struct cmp_cell *cells;
+	struct big_buf rows_mem, cells_mem;	/* rows, cells */
 	size_t nbetter, nworse, ntoofew, npartial;
 };
 

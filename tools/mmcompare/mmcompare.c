@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bigmem.h"
 #include "compare.h"
 #include "csvout.h"
 
@@ -497,7 +499,7 @@ struct half {
 	range_fn fn;
 	const void *arg;
 	size_t from, to;
-	char *buf;
+	struct big_buf buf;
 	size_t len;
 	bool ok;
 };
@@ -505,9 +507,10 @@ struct half {
 static void *half_run(void *p)
 {
 	struct half *h = p;
-	FILE *f = open_memstream(&h->buf, &h->len);
+	FILE *f = big_memstream(&h->buf, &h->len);
 
 	if (f) {
+		setvbuf(f, NULL, _IOFBF, 1 << 16);
 		h->fn(h->arg, h->from, h->to, f);
 		h->ok = !ferror(f);
 		h->ok &= !fclose(f);
@@ -533,10 +536,10 @@ static void print_halves(range_fn fn, const void *arg, size_t n, size_t mid, FIL
 		return;
 	pthread_join(tid, NULL);
 	if (h.ok)
-		fwrite(h.buf, 1, h.len, out);
+		fwrite(h.buf.p, 1, h.len, out);
 	else
 		fn(arg, mid, n, out);
-	free(h.buf);
+	big_release(&h.buf);
 }
 
 static void text_range(const void *arg, size_t from, size_t to, FILE *f)
@@ -857,6 +860,26 @@ static void print_markdown(const struct cmp *cmp, const struct cmp_meta *m, FILE
 
 /* ------------------------------------------------------------ main */
 
+/*
+ * MMCOMPARE_TIMING=1: when each phase ended, in seconds since the start,
+ * on stderr (make bench-compare shows where the time goes).
+ */
+static double timing_t0 = -1;
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void timing(const char *phase)
+{
+	if (timing_t0 >= 0)
+		fprintf(stderr, "mmcompare: timing: %s %.3f\n", phase, mono_s() - timing_t0);
+}
+
 static int load(struct rs_set *s, int argc, char **argv)
 {
 	int i;
@@ -871,6 +894,7 @@ static int load(struct rs_set *s, int argc, char **argv)
 		fprintf(stderr, "mmcompare: %s\n", s->err);
 		return -1;
 	}
+	timing("read");
 	for (char *p = s->warn, *nl; (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(stderr, "mmcompare: warning: %.*s\n", (int)(nl - p), p);
 	if (s->nsides < 2) {
@@ -912,12 +936,14 @@ static int run(const struct opts *o, struct rs_set *s)
 		fprintf(stderr, "mmcompare: out of memory\n");
 		goto out;
 	}
+	timing("compare");
 	if (o->fmt == FMT_CSV)
 		print_csv(&c, stdout);
 	else if (o->fmt == FMT_MARKDOWN)
 		print_markdown(&c, &m, stdout);
 	else
 		print_text(&c, &m, o, stdout);
+	timing("print");
 	rc = 0;
 	if (o->fail_on_regression && c.nworse) {
 		fprintf(stderr, "mmcompare: %zu significant regression(s)\n", c.nworse);
@@ -936,6 +962,8 @@ int main(int argc, char **argv)
 	struct opts o;
 	int rc = EXIT_USAGE, i;
 
+	if (getenv("MMCOMPARE_TIMING") && strcmp(getenv("MMCOMPARE_TIMING"), "0"))
+		timing_t0 = mono_s();
 	if (parse_opts(argc, argv, &o))
 		return EXIT_USAGE;
 	gsl_set_error_handler_off();
@@ -950,6 +978,7 @@ int main(int argc, char **argv)
 		}
 	}
 	rs_free(&s);
+	timing("free");
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("mmcompare: stdout");
 		rc = EXIT_USAGE;

@@ -4,7 +4,7 @@
 MMC := tools/mmcompare
 # libcsv reads and quotes CSV; GSL gives the Student t distribution.
 MMC_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
-MMC_CORE := resultset stats compare csvout
+MMC_CORE := resultset stats compare csvout bigmem
 MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o)
 MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o)
 

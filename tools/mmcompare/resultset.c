@@ -113,44 +113,66 @@ static void strtab_free(struct rs_strtab *t)
 
 /* ------------------------------------------- index keyed by 4 pointers */
 
+/*
+ * Open addressing over (hash, index) pairs: 16 bytes a slot, so the index
+ * of a million lines stays small. The keys live in the items themselves;
+ * the caller's eq() tells whether item idx has key k.
+ */
 struct hash_ent {
-	const void *k[4];
+	uint64_t h;		/* 0: empty */
 	size_t idx;
-	bool used;
 };
 
 struct rs_hash {
-	struct hash_ent *e;
+	struct hash_ent *e;	/* = mem.p */
+	struct big_buf mem;
 	size_t cap, n;
 };
+
+typedef bool (*hash_eq_fn)(const struct rs_set *s, size_t idx, const void *const k[4]);
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
 
 static uint64_t hash_key(const void *const k[4])
 {
 	uint64_t h = 0;
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		h ^= (uint64_t)(uintptr_t)k[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-		h *= 0xff51afd7ed558ccdull;
-	}
-	return h ^ (h >> 33);
+	for (i = 0; i < 4; i++)
+		h = mix64(h ^ (uint64_t)(uintptr_t)k[i]) + i;
+	return h ? h : 1;
 }
 
-static int hash_grow(struct rs_hash *t)
+/* Room for n entries at a load of at most 1/2. */
+static int hash_reserve(struct rs_hash *t, size_t n)
 {
-	size_t cap = t->cap ? t->cap * 2 : 1024, i, j;
-	struct hash_ent *e = calloc(cap, sizeof(*e));
+	size_t cap = t->cap ? t->cap : 1024, i, j;
+	struct big_buf mem = { 0 };
+	struct hash_ent *e;
 
-	if (!e)
+	while (2 * n > cap)
+		cap *= 2;
+	if (cap == t->cap)
+		return 0;
+	if (big_reserve(&mem, cap * sizeof(*e)))
 		return -1;
+	e = mem.p;
 	for (i = 0; i < t->cap; i++) {
-		if (!t->e[i].used)
+		if (!t->e[i].h)
 			continue;
-		for (j = hash_key(t->e[i].k) & (cap - 1); e[j].used; j = (j + 1) & (cap - 1))
+		for (j = t->e[i].h & (cap - 1); e[j].h; j = (j + 1) & (cap - 1))
 			;
 		e[j] = t->e[i];
 	}
-	free(t->e);
+	big_release(&t->mem);
+	t->mem = mem;
 	t->e = e;
 	t->cap = cap;
 	return 0;
@@ -160,21 +182,22 @@ static int hash_grow(struct rs_hash *t)
  * Find key k; when absent insert it with index *idx. Returns 1 found (idx
  * set), 0 inserted, -1 out of memory.
  */
-static int hash_get(struct rs_hash *t, const void *const k[4], size_t *idx)
+static int hash_get(const struct rs_set *s, struct rs_hash *t, const void *const k[4],
+		    hash_eq_fn eq, size_t *idx)
 {
+	uint64_t h = hash_key(k);
 	size_t i;
 
-	if (2 * (t->n + 1) > t->cap && hash_grow(t))
+	if (hash_reserve(t, t->n + 1))
 		return -1;
-	for (i = hash_key(k) & (t->cap - 1); t->e[i].used; i = (i + 1) & (t->cap - 1)) {
-		if (!memcmp(t->e[i].k, k, sizeof(t->e[i].k))) {
+	for (i = h & (t->cap - 1); t->e[i].h; i = (i + 1) & (t->cap - 1)) {
+		if (t->e[i].h == h && eq(s, t->e[i].idx, k)) {
 			*idx = t->e[i].idx;
 			return 1;
 		}
 	}
-	memcpy(t->e[i].k, k, sizeof(t->e[i].k));
+	t->e[i].h = h;
 	t->e[i].idx = *idx;
-	t->e[i].used = true;
 	t->n++;
 	return 0;
 }
@@ -182,7 +205,7 @@ static int hash_get(struct rs_hash *t, const void *const k[4], size_t *idx)
 static void hash_free(struct rs_hash *t)
 {
 	if (t)
-		free(t->e);
+		big_release(&t->mem);
 	free(t);
 }
 
@@ -202,13 +225,9 @@ void rs_free(struct rs_set *s)
 	size_t i;
 	int j;
 
-	for (i = 0; i < s->nlines; i++) {
-		for (j = 0; j < s->lines[i].nvals; j++)
-			free(s->lines[i].vals[j].v);
-		free(s->lines[i].vals);
+	for (i = 0; i < s->nlines; i++)
 		free(s->lines[i].name);
-	}
-	free(s->lines);
+	big_release(&s->lines_mem);
 	free(s->sorted);
 	for (j = 0; j < s->nwls; j++) {
 		for (int k = 0; k < s->wls[j].nvary; k++)
@@ -217,9 +236,8 @@ void rs_free(struct rs_set *s)
 		free(s->wls[j].fixed);
 	}
 	free(s->wls);
-	for (i = 0; i < s->nsamples; i++)
-		free(s->samples[i].vals.v);
 	free(s->samples);
+	arena_free(&s->vals_mem);
 	for (j = 0; j < s->nruns; j++) {
 		free(s->runs[j].path);
 		for (int k = 0; k < s->runs[j].nmeta; k++) {
@@ -678,19 +696,49 @@ static int row_side(struct csvt *t, int label_col)
 
 /* ------------------------------------------------------------ results */
 
-static int vals_push(struct rs_vals *v, double x)
+/*
+ * Value arrays live in the set's arena: they are never freed one by one,
+ * and an array that fills up is copied to one twice its size.
+ */
+static int vals_push(struct rs_set *s, struct rs_vals *v, double x)
 {
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 16;
-		double *n = realloc(v->v, cap * sizeof(*n));
+		double *n = arena_alloc(&s->vals_mem, cap * sizeof(*n));
 
 		if (!n)
 			return -1;
+		if (v->n)
+			memcpy(n, v->v, v->n * sizeof(*n));
 		v->v = n;
 		v->cap = cap;
 	}
 	v->v[v->n++] = x;
 	return 0;
+}
+
+/* Room for sides [0, n) in l->vals (from the arena, like the values). */
+static int line_sides(struct rs_set *s, struct rs_line *l, int n)
+{
+	struct rs_vals *nv;
+
+	if (n <= l->nvals)
+		return 0;
+	nv = arena_alloc(&s->vals_mem, n * sizeof(*nv));
+	if (!nv)
+		return -1;
+	if (l->nvals)
+		memcpy(nv, l->vals, l->nvals * sizeof(*nv));
+	l->vals = nv;
+	l->nvals = n;
+	return 0;
+}
+
+static bool line_eq(const struct rs_set *s, size_t idx, const void *const k[4])
+{
+	const struct rs_line *l = &s->lines[idx];
+
+	return l->workload == k[0] && l->kase == k[1] && l->metric == k[2];
 }
 
 static struct rs_line *new_line(struct rs_set *s, const void *const k[4], const char *unit,
@@ -699,13 +747,10 @@ static struct rs_line *new_line(struct rs_set *s, const void *const k[4], const 
 	struct rs_line *l;
 
 	if (s->nlines == s->caplines) {
-		size_t cap = s->caplines ? s->caplines * 2 : 1024;
-
-		l = realloc(s->lines, cap * sizeof(*l));
-		if (!l)
+		if (big_reserve(&s->lines_mem, (s->nlines + 1) * sizeof(*l)))
 			return NULL;
-		s->lines = l;
-		s->caplines = cap;
+		s->lines = s->lines_mem.p;
+		s->caplines = s->lines_mem.cap / sizeof(*l);
 	}
 	l = &s->lines[s->nlines++];
 	memset(l, 0, sizeof(*l));
@@ -734,7 +779,7 @@ static struct rs_line *lookup_line(struct csvt *t, enum rs_better better)
 	k[3] = NULL;
 	if (!k[0] || !k[1] || !k[2])
 		return NULL;
-	r = hash_get(s->line_idx, k, &idx);
+	r = hash_get(s, s->line_idx, k, line_eq, &idx);
 	if (r < 0)
 		return NULL;
 	if (r == 1)
@@ -781,18 +826,9 @@ static struct rs_line *find_line(struct csvt *t, enum rs_better better)
 
 static int line_add(struct csvt *t, struct rs_line *l, int side, double v)
 {
-	if (side >= l->nvals) {
-		/* room for BASE and one NEW at once: the common comparison */
-		int n = side + 1 < 2 ? 2 : side + 1;
-		struct rs_vals *nv = realloc(l->vals, n * sizeof(*nv));
-
-		if (!nv)
-			return ct_err(t, "out of memory");
-		memset(nv + l->nvals, 0, (n - l->nvals) * sizeof(*nv));
-		l->vals = nv;
-		l->nvals = n;
-	}
-	if (vals_push(&l->vals[side], v))
+	/* room for BASE and one NEW at once: the common comparison */
+	if (line_sides(t->s, l, side + 1 < 2 ? 2 : side + 1) ||
+	    vals_push(t->s, &l->vals[side], v))
 		return ct_err(t, "out of memory");
 	return 0;
 }
@@ -874,6 +910,14 @@ static int meta_row(struct csvt *t)
 	return 0;
 }
 
+static bool sampleset_eq(const struct rs_set *s, size_t idx, const void *const k[4])
+{
+	const struct rs_sampleset *ss = &s->samples[idx];
+
+	return ss->workload == k[0] && ss->kase == k[1] && ss->klass == k[2] &&
+	       (uintptr_t)k[3] == (uintptr_t)ss->side + 1;
+}
+
 /* The sample set of (side, workload, case, class), interned strings; made if new. */
 static struct rs_sampleset *sampleset_get(struct rs_set *s, int side, const char *wl,
 					  const char *kase, const char *klass)
@@ -885,7 +929,7 @@ static struct rs_sampleset *sampleset_get(struct rs_set *s, int side, const char
 
 	if (!wl || !kase || !klass)
 		return NULL;
-	r = hash_get(s->sample_idx, k, &idx);
+	r = hash_get(s, s->sample_idx, k, sampleset_eq, &idx);
 	if (r < 0)
 		return NULL;
 	if (r == 1)
@@ -933,7 +977,7 @@ static int samples_row(struct csvt *t)
 	if (side < 0)
 		return -1;
 	ss = find_sampleset(t, side);
-	if (!ss || vals_push(&ss->vals, v))
+	if (!ss || vals_push(t->s, &ss->vals, v))
 		return ct_err(t, "out of memory");
 	return 0;
 }
@@ -1140,54 +1184,63 @@ int rs_add_arg(struct rs_set *s, const char *arg)
 
 /* ------------------------------------------------------------ merging */
 
-/* Append src's values to dst; when dst is empty, take src's array. */
-static int vals_move(struct rs_vals *dst, struct rs_vals *src)
+/*
+ * Append src's values to dst; when dst is empty, take src's array (the
+ * shard's arena joins the set's before its lines are merged).
+ */
+static int vals_move(struct rs_set *s, struct rs_vals *dst, struct rs_vals *src)
 {
 	size_t i;
 
 	if (!dst->n) {
-		free(dst->v);
 		*dst = *src;
 		*src = (struct rs_vals){ 0 };
 		return 0;
 	}
 	for (i = 0; i < src->n; i++)
-		if (vals_push(dst, src->v[i]))
+		if (vals_push(s, dst, src->v[i]))
 			return -1;
 	return 0;
 }
 
-static int line_slot(struct rs_line *l, int side)
-{
-	struct rs_vals *nv;
+/* Shard strings mapped onto s's: the last one seen of each field. */
+struct str_memo {
+	const char *from, *to;
+	int order;
+};
 
-	if (side < l->nvals)
-		return 0;
-	nv = realloc(l->vals, (side + 1) * sizeof(*nv));
-	if (!nv)
-		return -1;
-	memset(nv + l->nvals, 0, (side + 1 - l->nvals) * sizeof(*nv));
-	l->vals = nv;
-	l->nvals = side + 1;
-	return 0;
+static const char *memo_intern(struct rs_set *s, struct str_memo *m, const char *p,
+			       int *order)
+{
+	if (p != m->from) {
+		m->to = intern_order(s, p, strlen(p), &m->order);
+		if (!m->to)
+			return NULL;
+		m->from = p;
+	}
+	*order = m->order;
+	return m->to;
 }
 
+enum { MEMO_WL, MEMO_CASE, MEMO_METRIC, MEMO_UNIT, MEMO_FILE, MEMO_N };
+
 /* The line of s matching shard line x (made if new, checked if not). */
-static struct rs_line *merge_find(struct rs_set *s, const struct rs_line *x)
+static struct rs_line *merge_find(struct rs_set *s, const struct rs_line *x,
+				  struct str_memo *memo)
 {
 	const void *k[4] = { NULL, NULL, NULL, NULL };
 	const char *unit, *file;
 	struct rs_line *l;
 	size_t idx = s->nlines;
-	int ord[3], r;
+	int ord[5] = { 0 }, r;
 
-	k[0] = intern_order(s, x->workload, strlen(x->workload), &ord[0]);
-	k[1] = intern_order(s, x->kase, strlen(x->kase), &ord[1]);
-	k[2] = intern_order(s, x->metric, strlen(x->metric), &ord[2]);
-	unit = intern(s, x->unit, strlen(x->unit));
-	file = intern(s, x->file, strlen(x->file));
+	k[0] = memo_intern(s, &memo[MEMO_WL], x->workload, &ord[0]);
+	k[1] = memo_intern(s, &memo[MEMO_CASE], x->kase, &ord[1]);
+	k[2] = memo_intern(s, &memo[MEMO_METRIC], x->metric, &ord[2]);
+	unit = memo_intern(s, &memo[MEMO_UNIT], x->unit, &ord[3]);
+	file = memo_intern(s, &memo[MEMO_FILE], x->file, &ord[4]);
 	if (!k[0] || !k[1] || !k[2] || !unit || !file ||
-	    (r = hash_get(s->line_idx, k, &idx)) < 0) {
+	    (r = hash_get(s, s->line_idx, k, line_eq, &idx)) < 0) {
 		set_err(s, "out of memory");
 		return NULL;
 	}
@@ -1217,17 +1270,20 @@ static struct rs_line *merge_find(struct rs_set *s, const struct rs_line *x)
 
 static int merge_lines(struct rs_set *s, struct rs_set *sh, int from, int to)
 {
+	struct str_memo memo[MEMO_N] = { 0 };
 	size_t i;
 
+	if (hash_reserve(s->line_idx, s->nlines + sh->nlines))
+		return set_err(s, "out of memory");
 	for (i = 0; i < sh->nlines; i++) {
 		struct rs_line *x = &sh->lines[i], *l;
 
 		if (from >= x->nvals || !x->vals[from].n)
 			continue;
-		l = merge_find(s, x);
+		l = merge_find(s, x, memo);
 		if (!l)
 			return -1;
-		if (line_slot(l, to) || vals_move(&l->vals[to], &x->vals[from]))
+		if (line_sides(s, l, to + 1) || vals_move(s, &l->vals[to], &x->vals[from]))
 			return set_err(s, "out of memory");
 	}
 	return 0;
@@ -1243,10 +1299,47 @@ static int merge_samples(struct rs_set *s, struct rs_set *sh, int to)
 		ss = sampleset_get(s, to, intern(s, x->workload, strlen(x->workload)),
 				   intern(s, x->kase, strlen(x->kase)),
 				   intern(s, x->klass, strlen(x->klass)));
-		if (!ss || vals_move(&ss->vals, &x->vals))
+		if (!ss || vals_move(s, &ss->vals, &x->vals))
 			return set_err(s, "out of memory");
 	}
 	return 0;
+}
+
+/*
+ * The first shard with rows, merged into a set that holds no lines, no
+ * samples and no strings yet, is taken whole: its lines, strings and
+ * indexes become the set's, in the same order a merge would give.
+ */
+static bool adopt_shard(struct rs_set *s, struct rs_set *sh, int from, int to)
+{
+	struct rs_set tmp;
+
+	if (s->nlines || s->nsamples || s->strs->n || from != to)
+		return false;
+	tmp = *s;
+	s->lines = sh->lines;
+	s->lines_mem = sh->lines_mem;
+	s->nlines = sh->nlines;
+	s->caplines = sh->caplines;
+	s->samples = sh->samples;
+	s->nsamples = sh->nsamples;
+	s->capsamples = sh->capsamples;
+	s->strs = sh->strs;
+	s->line_idx = sh->line_idx;
+	s->sample_idx = sh->sample_idx;
+	s->norder = sh->norder;
+	sh->lines = tmp.lines;
+	sh->lines_mem = tmp.lines_mem;
+	sh->nlines = tmp.nlines;
+	sh->caplines = tmp.caplines;
+	sh->samples = tmp.samples;
+	sh->nsamples = tmp.nsamples;
+	sh->capsamples = tmp.capsamples;
+	sh->strs = tmp.strs;
+	sh->line_idx = tmp.line_idx;
+	sh->sample_idx = tmp.sample_idx;
+	sh->norder = tmp.norder;
+	return true;
 }
 
 /* Move shard sh, one run read on its own, into s. */
@@ -1276,6 +1369,9 @@ static int merge_shard(struct rs_set *s, struct rs_set *sh)
 	r->side = side;
 	s->sides[side].nruns++;
 	s->sides[side].nrows += sh->sides[x->side].nrows;
+	arena_splice(&s->vals_mem, &sh->vals_mem);
+	if (adopt_shard(s, sh, x->side, side))
+		return 0;
 	if (merge_lines(s, sh, x->side, side) || merge_samples(s, sh, side))
 		return -1;
 	return 0;

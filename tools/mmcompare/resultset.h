@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bigmem.h"
+
 #define RS_SCHEMA "1"
 #define RS_MAX_SIDES 16
 
@@ -104,7 +106,8 @@ struct rs_set {
 	int cur_arg;		/* argument index while loading */
 	struct rs_pending *pending;
 	int npending;
-	struct rs_line *lines;
+	struct rs_line *lines;		/* = lines_mem.p */
+	struct big_buf lines_mem;
 	size_t nlines, caplines;
 	struct rs_line **sorted;	/* after rs_finish() */
 	struct rs_workload *wls;
@@ -113,6 +116,7 @@ struct rs_set {
 	size_t nsamples, capsamples;
 	struct rs_strtab *strs;
 	struct rs_hash *line_idx, *sample_idx;
+	struct big_arena vals_mem;	/* every rs_vals.v and rs_line.vals */
 	int norder;		/* first-appearance counter */
 	char err[1024];
 	char warn[4096];	/* non-fatal notes (missing meta.csv ...) */

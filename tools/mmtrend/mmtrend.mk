@@ -7,7 +7,7 @@
 MMT := tools/mmtrend
 # mmcompare's sources (tools/mmcompare/mmcompare.mk builds their objects).
 MMT_MMC := tools/mmcompare
-MMT_MMC_CORE := resultset stats compare csvout
+MMT_MMC_CORE := resultset stats compare csvout bigmem
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
 # stats.o) and the random numbers of mmsynth.
 # -pthread: mmcompare's reader reads runs on threads.
