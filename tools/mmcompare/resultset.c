@@ -1273,8 +1273,6 @@ static int merge_lines(struct rs_set *s, struct rs_set *sh, int from, int to)
 	struct str_memo memo[MEMO_N] = { 0 };
 	size_t i;
 
-	if (hash_reserve(s->line_idx, s->nlines + sh->nlines))
-		return set_err(s, "out of memory");
 	for (i = 0; i < sh->nlines; i++) {
 		struct rs_line *x = &sh->lines[i], *l;
 
