@@ -2,8 +2,11 @@
 /*
  * `mmbench summary DIR`: the short table run.sh prints at the end of a run:
  * for every judged metric (better != info), the mean, standard deviation
- * and CoV over the measured iterations, and the case outcomes. Comparing
- * two runs is tools/mmcompare's job; this only shows what one run got.
+ * and CoV over the measured iterations; then the case outcomes, every case
+ * that did not pass with its reason, and a case that started but never
+ * ended (started.csv has its row, cases.csv none: mmbench or the machine
+ * died while it ran). Comparing two runs is tools/mmcompare's job; this
+ * only shows what one run got.
  */
 #include <csv.h>
 #include <errno.h>
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 
@@ -28,9 +32,14 @@ struct reader {
 	char f[COLS][2048];
 	int nf;
 	long line;
+	void (*row)(struct reader *r);	/* each data row with COLS fields or fewer */
+	/* results.csv */
 	struct row_acc *acc;
 	int nacc, cap;
 	int bad;
+	/* cases.csv, started.csv */
+	long ncases, npass, nfail, nskip, ntimeout, nstarted;
+	char last_started[3][2048];	/* workload, case, start_time */
 };
 
 static void on_field(void *s, size_t len, void *data)
@@ -41,6 +50,42 @@ static void on_field(void *s, size_t len, void *data)
 		snprintf(r->f[r->nf], sizeof(r->f[0]), "%.*s", (int)len,
 			 (const char *)s);
 	r->nf++;
+}
+
+static void on_row(int c, void *data)
+{
+	struct reader *r = data;
+
+	(void)c;
+	r->line++;
+	if (r->line > 1 && r->nf <= COLS)
+		r->row(r);
+	r->nf = 0;
+}
+
+/* Feed DIR/name to r->row. 0, or -errno when it cannot be read. */
+static int read_csv(const char *dir, const char *name, struct reader *r,
+		    void (*row)(struct reader *r))
+{
+	char path[4200], buf[8192];
+	struct csv_parser p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	r->row = row;
+	r->line = 0;
+	r->nf = 0;
+	csv_init(&p, 0);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		csv_parse(&p, buf, n, on_field, on_row, r);
+	csv_fini(&p, on_field, on_row, r);
+	csv_free(&p);
+	fclose(f);
+	return 0;
 }
 
 static struct row_acc *find_acc(struct reader *r, const char *key)
@@ -62,33 +107,28 @@ static struct row_acc *find_acc(struct reader *r, const char *key)
 	return &r->acc[r->nacc++];
 }
 
-static void on_row(int c, void *data)
+static void results_row(struct reader *r)
 {
-	struct reader *r = data;
 	struct row_acc *a;
 	char key[2400], *end;
 	double v;
 
-	(void)c;
-	r->line++;
-	if (r->line == 1 || r->nf != COLS || strcmp(r->f[10], "info") == 0)
-		goto out;
+	if (r->nf != COLS || strcmp(r->f[10], "info") == 0)
+		return;
 	v = strtod(r->f[8], &end);
 	if (*end || !isfinite(v)) {
 		r->bad++;
-		goto out;
+		return;
 	}
 	snprintf(key, sizeof(key), "%s\t%s\t%s", r->f[4], r->f[5], r->f[7]);
 	a = find_acc(r, key);
 	if (!a)
-		goto out;
+		return;
 	snprintf(a->unit, sizeof(a->unit), "%s", r->f[9]);
 	snprintf(a->better, sizeof(a->better), "%s", r->f[10]);
 	a->n++;
 	a->sum += v;
 	a->sumsq += v * v;
-out:
-	r->nf = 0;
 }
 
 static void print_acc(const struct row_acc *a)
@@ -108,35 +148,88 @@ static void print_acc(const struct row_acc *a)
 	       a->n, cs ? cs : "");
 }
 
+/* cases.csv: schema,run_id,label,kernel,workload,case,status,reason,... */
+static void cases_row(struct reader *r)
+{
+	const char *st = r->f[6];
+
+	if (r->nf < 8)
+		return;
+	r->ncases++;
+	if (!strcmp(st, "pass")) {
+		r->npass++;
+		return;
+	}
+	if (!strcmp(st, "skip"))
+		r->nskip++;
+	else if (!strcmp(st, "timeout"))
+		r->ntimeout++;
+	else
+		r->nfail++;
+	printf("%-7s %s [%s]: %s\n", st, r->f[4], r->f[5], r->f[7]);
+}
+
+/* started.csv: schema,run_id,label,kernel,workload,case,start_time */
+static void started_row(struct reader *r)
+{
+	if (r->nf < 7)
+		return;
+	r->nstarted++;
+	for (int i = 0; i < 3; i++)
+		snprintf(r->last_started[i], sizeof(r->last_started[i]), "%s", r->f[4 + i]);
+}
+
+static void print_cases(const char *dir, struct reader *r)
+{
+	int ret;
+
+	printf("\n");
+	ret = read_csv(dir, "cases.csv", r, cases_row);
+	if (ret < 0 && ret != -ENOENT)
+		fprintf(stderr, "mmbench summary: '%s/cases.csv': %s\n", dir, strerror(-ret));
+	/* runs before started.csv existed have none: nothing to check */
+	if (read_csv(dir, "started.csv", r, started_row) == 0 && r->nstarted > r->ncases)
+		printf("%-7s %s [%s]: started %s and never ended: mmbench or the machine "
+		       "died while it ran\n", "died", r->last_started[0],
+		       r->last_started[1], r->last_started[2]);
+	printf("cases: %ld pass, %ld fail, %ld skip, %ld timeout%s\n", r->npass, r->nfail,
+	       r->nskip, r->ntimeout, r->nstarted > r->ncases ? ", 1 unfinished" : "");
+}
+
+static bool has_file(const char *dir, const char *name)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
 int mm_summary(const char *dir)
 {
 	struct reader *r = calloc(1, sizeof(*r));
-	char path[4200], buf[8192];
-	struct csv_parser p;
-	size_t n;
-	FILE *f;
+	int ret;
 
 	if (!r)
 		return MM_FAIL;
-	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	f = fopen(path, "re");
-	if (!f) {
-		fprintf(stderr, "mmbench summary: '%s': %s\n", path, strerror(errno));
+	ret = read_csv(dir, "results.csv", r, results_row);
+	/* a run whose every case was skipped or died has no results.csv */
+	if (ret < 0 && (ret != -ENOENT || (!has_file(dir, "cases.csv") &&
+					   !has_file(dir, "started.csv")))) {
+		fprintf(stderr, "mmbench summary: '%s/results.csv': %s\n", dir, strerror(-ret));
 		free(r);
 		return MM_USAGE;
 	}
-	csv_init(&p, 0);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		csv_parse(&p, buf, n, on_field, on_row, r);
-	csv_fini(&p, on_field, on_row, r);
-	csv_free(&p);
-	fclose(f);
-	printf("%-10s %-28s %14s %-9s %7s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
-	       "UNIT", "CoV", "N", "CASE");
-	for (int i = 0; i < r->nacc; i++)
-		print_acc(&r->acc[i]);
-	if (r->bad)
-		printf("(%d rows with a non-numeric value ignored)\n", r->bad);
+	if (ret == 0) {
+		printf("%-10s %-28s %14s %-9s %7s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
+		       "UNIT", "CoV", "N", "CASE");
+		for (int i = 0; i < r->nacc; i++)
+			print_acc(&r->acc[i]);
+		if (r->bad)
+			printf("(%d rows with a non-numeric value ignored)\n", r->bad);
+	} else {
+		printf("no results.csv: no case measured anything\n");
+	}
+	print_cases(dir, r);
 	free(r->acc);
 	free(r);
 	return MM_PASS;

@@ -39,6 +39,47 @@ for sig in SEGV KILL; do
 		fail "crash SIG$sig" "rc=$rc $(cat "$t/$sig/cases.csv")"
 done
 
+# Kill the whole run (mmbench and the case, as a machine crash would) while
+# the second case runs: started.csv names that case, cases.csv has only the
+# first, and the summary reports the unfinished one.
+d=$t/died
+"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=0.2,30 -i 1 -w 0 \
+	-o "$d" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+	[ "$(cat "$d/started.csv" 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
+sleep 0.3
+child=$(pgrep -P $pid | head -1)
+kill -KILL $pid; [ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
+wait $pid 2>/dev/null
+sum=$("$MMBENCH" summary "$d" 2>&1)
+if [ "$(tail -n1 "$d/started.csv" | cut -d, -f6)" = "backing=file;dir=;duration_s=30;instances=1;size_mb=4" ] &&
+	[[ $(tail -n1 "$d/started.csv" | cut -d, -f7) =~ ^20[0-9-]+T[0-9:]+Z$ ]] &&
+	[ "$(awk 'NR > 1' "$d/cases.csv" | wc -l)" = 1 ] &&
+	grep -q '^died .*duration_s=30;.*never ended' <<<"$sum" &&
+	grep -q '^cases: 1 pass, 0 fail, 0 skip, 0 timeout, 1 unfinished$' <<<"$sum"; then
+	pass "killed mid-case: started.csv names the case, summary reports it unfinished"
+else
+	fail "killed mid-case" "started: $(tr '\n' '|' <"$d/started.csv") summary: $(tr '\n' '|' <<<"$sum")"
+fi
+
+# Every case skipped: no results.csv, and the summary still shows why.
+if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" = 1 ]; then
+	"$MMBENCH" run migrate_ad -i 1 -w 0 -o "$t/skipped" >/dev/null 2>&1
+	rc=$?
+	sum=$("$MMBENCH" summary "$t/skipped" 2>&1)
+	src=$?
+	[ $rc = 4 ] && [ $src = 0 ] && [ ! -e "$t/skipped/results.csv" ] &&
+		grep -q '^skip    migrate_ad .*needs two NUMA nodes' <<<"$sum" &&
+		grep -q '^cases: 0 pass, 0 fail, 1 skip, 0 timeout$' <<<"$sum" &&
+		pass "every case skipped: summary without results.csv shows the reasons" ||
+		fail "summary of a skipped run" "rc=$rc src=$src $(tr '\n' '|' <<<"$sum")"
+else
+	skip "summary of a skipped run" "migrate_ad runs on this multi-node machine"
+fi
+
 # Kill the whole run at several moments after the first rows: results.csv
 # stays valid (the delays are measured from the first row, so a loaded
 # machine does not turn the test into a kill before anything was written).

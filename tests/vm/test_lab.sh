@@ -95,14 +95,33 @@ if lab "no power-off" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/re
 		pass "no power-off: the rows already sent are kept" || fail "no power-off: rows" ""
 fi
 
-# ---- a guest kernel panic
-echo 'echo c >/proc/sysrq-trigger' >"$t/panic"
-if lab "panic" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" --vm-hook-pre "$t/panic"; then
+# ---- a guest kernel panic in the middle of a case (the second one): the
+# panic comes from the background 2 s after the case's started.csv row.
+cat >"$t/panic" <<'EOT'
+(
+	until [ "$(cat /results/run/started.csv 2>/dev/null | wc -l)" -ge 3 ]; do sleep 0.2; done
+	sleep 2
+	echo c >/proc/sysrq-trigger
+) &
+EOT
+echo "pageout -p size_mb=8 -p duration_s=0.2,60 -p instances=1 -i 1 -w 0" >"$t/long"
+if lab "panic" 240 "$vm/lab" --vm bookworm --suite "$t/long" --out "$t/res" --vm-hook-pre "$t/panic"; then
 	[ $rc = 1 ] && grep -q 'panicked: Kernel panic - not syncing' "$t/err" &&
-		pass "panic: a failure, with the panic message" || fail "panic" "rc=$rc $(tail -5 "$t/err")"
+		grep -q 'during the case pageout \[.*duration_s=60;' "$t/err" &&
+		pass "panic: a failure, with the panic message and the case" ||
+		fail "panic" "rc=$rc $(tail -5 "$t/err")"
 	[ "$(meta vm_status)" = panic ] && [ "$(meta kernel_release)" = "$rel" ] &&
 		grep -q 'Kernel panic' "$dir/vm-console.log" &&
 		pass "panic: recorded as a failed run (meta.csv, console log)" || fail "panic: record" ""
+	# the first case passed; the second has the row the guest could not write
+	last=$(tail -n 1 "$dir/cases.csv" 2>/dev/null)
+	dur=${last##*,}
+	[ "$(awk 'NR > 1' "$dir/cases.csv" | wc -l)" = 2 ] &&
+		grep -q 'duration_s=0.2;.*,pass,' "$dir/cases.csv" &&
+		[[ $last == *"duration_s=60;"*",fail,"*"the guest died during this case: panic: "*"Kernel panic"* ]] &&
+		awk -v d="$dur" 'BEGIN { exit !(d >= 1 && d < 60) }' &&
+		pass "panic: cases.csv names the case the guest died in (fail, ${dur}s)" ||
+		fail "panic: the case in cases.csv" "$(tr '\n' '|' <"$dir/cases.csv" 2>/dev/null)"
 fi
 
 # ---- a guest that runs past the deadline

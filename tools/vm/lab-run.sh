@@ -202,6 +202,38 @@ host_meta()
 	done <"$wd/timings"
 }
 
+# The case the guest died in: started.csv (written before each case) has
+# its row, cases.csv none. It gets a cases.csv row, status fail, so the
+# record names the case that took the kernel down. duration_s runs from the
+# case's start (the guest's clock, UTC) to the end of QEMU; after a
+# --vm-idle-timeout that includes the silence. Prints "WORKLOAD [CASE]".
+close_unfinished()
+{
+	local dir=$1 wd=$2 why=$3 ns nc row start t0 total dur=""
+
+	[ -s "$dir/started.csv" ] || return 0
+	ns=$(($(wc -l <"$dir/started.csv") - 1))
+	nc=0
+	[ -s "$dir/cases.csv" ] && nc=$(($(wc -l <"$dir/cases.csv") - 1))
+	[ "$ns" -gt "$nc" ] || return 0
+	row=$(tail -n 1 "$dir/started.csv")
+	start=$(date -u -d "${row##*,}" +%s 2>/dev/null)
+	t0=$(sed -n 's/^qemu_start_epoch_s=//p' "$wd/timings")
+	total=$(sed -n 's/^total_s=//p' "$wd/timings")
+	if [ -n "$start" ] && [ -n "$t0" ] && [ -n "$total" ]; then
+		dur=$(awk -v s="$start" -v a="$t0" -v b="$total" \
+			'BEGIN { d = a + b - s; if (d >= 0) printf "%.3f", d }')
+	fi
+	[ -s "$dir/cases.csv" ] ||
+		echo "schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s" \
+			>"$dir/cases.csv"
+	# started.csv's row up to start_time (a bare timestamp, never quoted)
+	# is cases.csv's first six fields, already CSV.
+	echo "${row%,*},fail,$(csv_field "the guest died during this case: $why"),0,$dur" \
+		>>"$dir/cases.csv"
+	printf '%s [%s]\n' "$(cut -d, -f5 <<<"$row")" "$(cut -d, -f6 <<<"$row")"
+}
+
 # Record a failed guest in run.log, and tell the user: what happened and
 # the console's tail (the guest's mmbench messages and kernel oopses).
 log_failure()
@@ -220,7 +252,7 @@ log_failure()
 # Bring the results home and judge the run; prints the exit status.
 collect_run()
 {
-	local wd=$1 rel=$2 label=$3 st out dir gexit rc
+	local wd=$1 rel=$2 label=$3 st out dir gexit rc why kase
 
 	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
 	vm_log "$rel: $(awk -F= '$1 != "accel" && $1 !~ /epoch/ { printf "%s%s %ss", s, $1, $2; s = ", " }' \
@@ -233,7 +265,10 @@ collect_run()
 	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
 	dirs+=("$dir")
 	if [ "$st" != ok ]; then
-		log_failure "$dir" "$wd" "$st: $(cat "$wd/failure" 2>/dev/null)"
+		why="$st: $(cat "$wd/failure" 2>/dev/null)"
+		kase=$(close_unfinished "$dir" "$wd" "$why")
+		[ -n "$kase" ] && why="$why; during the case $kase (cases.csv)"
+		log_failure "$dir" "$wd" "$why"
 		rc=1
 	else
 		rc=$gexit
@@ -244,7 +279,7 @@ collect_run()
 		*) log_failure "$dir" "$wd" "mmbench in the guest exited $rc (see cases.csv)" ;;
 		esac
 	fi
-	[ -s "$dir/results.csv" ] && "$mmbench_bin" summary "$dir"
+	{ [ -s "$dir/results.csv" ] || [ -s "$dir/cases.csv" ]; } && "$mmbench_bin" summary "$dir"
 	return "$rc"
 }
 
