@@ -79,7 +79,9 @@ static int cmd_list(void)
 		printf("%-12s %-22s %-8s %s\n", wl->name, needs, ok ? "yes" : "no",
 		       wl->desc);
 		if (!ok)
-			printf("%-12s   (not here: %s)\n", "", why);
+			printf("%-12s   (not here: %s%s%s)\n", "", why,
+			       wl->needs_except ? "; but " : "",
+			       wl->needs_except ? wl->needs_except : "");
 	}
 	return MM_PASS;
 }
@@ -103,8 +105,11 @@ static int cmd_info(const char *name)
 		return MM_USAGE;
 	}
 	need_list(wl->needs, needs, sizeof(needs));
-	printf("%s: %s\nneeds: %s (%s)\n\n", wl->name, wl->desc, needs,
+	printf("%s: %s\nneeds: %s (%s", wl->name, wl->desc, needs,
 	       mm_needs_met(wl->needs, why, sizeof(why)) ? "met here" : why);
+	if (wl->needs_except)
+		printf("; %s", wl->needs_except);
+	printf(")\n\n");
 	printf("%-14s %-7s %-18s %-16s %s\n", "PARAMETER", "TYPE", "DEFAULT",
 	       "RANGE", "HELP");
 	for (const struct mm_param *p = wl->params; p && p->name; p++) {

@@ -128,6 +128,9 @@ struct workload {
 	const char *desc;		/* one line */
 	const struct mm_param *params;	/* terminated by MM_PARAM_END */
 	unsigned int needs;		/* enum mm_need bits, for `list` */
+	/* what still runs where `needs` is not met ("trigger=compact runs
+	 * on one node"), for `list` and `info`; optional */
+	const char *needs_except;
 	/*
 	 * Decide whether this case can run here. Return MM_PASS, or MM_SKIP
 	 * with the reason via mm_skip(), or MM_FAIL for invalid parameters

@@ -933,6 +933,7 @@ const struct workload wl_mlock_mix = {
 	.desc = "threads migrating a mix of mlocked and unlocked pages (LRU drain per page), mlock state checked",
 	.params = params,
 	.needs = MM_NEED_NUMA2,
+	.needs_except = "trigger=compact runs on one node",
 	.probe = mix_probe,
 	.prepare = mix_prepare,
 	.run = mix_run,
