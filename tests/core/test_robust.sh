@@ -11,6 +11,24 @@ valid_csv() {	# every line complete, 11 fields, and libcsv (summary) reads it
 		"$MMBENCH" summary "$(dirname "$f")" >/dev/null
 }
 
+# crash_run DIR FILE LINES DELAY ARGS...: run pageout with ARGS into DIR;
+# once DIR/FILE has LINES lines, wait DELAY s and SIGKILL mmbench and the
+# case's process group at once, as a machine crash would stop them.
+crash_run() {
+	local d=$1 f=$2 lines=$3 delay=$4 pid child
+	shift 4
+	"$MMBENCH" run pageout "$@" -w 0 -o "$d" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 1 300); do
+		[ "$(cat "$d/$f" 2>/dev/null | wc -l)" -ge "$lines" ] && break
+		sleep 0.1
+	done
+	sleep "$delay"
+	child=$(pgrep -P $pid | head -1)
+	kill -KILL $pid; [ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
+	wait $pid 2>/dev/null
+}
+
 # Timeout: the first case hangs past --timeout, the second still runs.
 "$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=5,0.2 -i 1 -w 0 \
 	--timeout 2 -o "$t/to" >/dev/null 2>&1
@@ -43,17 +61,7 @@ done
 # the second case runs: started.csv names that case, cases.csv has only the
 # first, and the summary reports the unfinished one.
 d=$t/died
-"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=0.2,30 -i 1 -w 0 \
-	-o "$d" >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 1 100); do
-	[ "$(cat "$d/started.csv" 2>/dev/null | wc -l)" -ge 3 ] && break
-	sleep 0.1
-done
-sleep 0.3
-child=$(pgrep -P $pid | head -1)
-kill -KILL $pid; [ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
-wait $pid 2>/dev/null
+crash_run "$d" started.csv 3 0.3 -p instances=1 -p size_mb=4 -p duration_s=0.2,30 -i 1
 sum=$("$MMBENCH" summary "$d" 2>&1)
 if [ "$(tail -n1 "$d/started.csv" | cut -d, -f6)" = "backing=file;dir=;duration_s=30;instances=1;size_mb=4" ] &&
 	[[ $(tail -n1 "$d/started.csv" | cut -d, -f7) =~ ^20[0-9-]+T[0-9:]+Z$ ]] &&
@@ -85,17 +93,7 @@ fi
 # machine does not turn the test into a kill before anything was written).
 for delay in 0.1 0.7 1.3; do
 	d=$t/k$delay
-	"$MMBENCH" run pageout -p instances=1 -p size_mb=2 -p duration_s=0.05 -i 200 -w 0 \
-		-o "$d" >/dev/null 2>&1 &
-	pid=$!
-	for _ in $(seq 1 300); do
-		[ "$(cat "$d/results.csv" 2>/dev/null | wc -l)" -gt 1 ] && break
-		sleep 0.1
-	done
-	sleep $delay
-	child=$(pgrep -P $pid | head -1)
-	kill -KILL $pid; [ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
-	wait $pid 2>/dev/null
+	crash_run "$d" results.csv 2 "$delay" -p instances=1 -p size_mb=2 -p duration_s=0.05 -i 200
 	rows=$(( $(wc -l <"$d/results.csv") - 1 ))
 	if [ $rows -gt 0 ] && valid_csv "$d/results.csv"; then
 		pass "kill after ${delay}s: results.csv valid with $rows finished rows"

@@ -118,6 +118,15 @@ void *arena_alloc(struct big_arena *a, size_t len)
 	return p;
 }
 
+void *arena_realloc(struct big_arena *a, const void *old, size_t oldlen, size_t len)
+{
+	void *p = arena_alloc(a, len);
+
+	if (p && oldlen)
+		memcpy(p, old, oldlen < len ? oldlen : len);
+	return p;
+}
+
 void arena_splice(struct big_arena *dst, struct big_arena *src)
 {
 	struct big_chunk *c = src->head;

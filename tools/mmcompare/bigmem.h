@@ -31,6 +31,9 @@ struct big_arena {
 
 /* len bytes, 16-byte aligned and zeroed; NULL when out of memory. */
 void *arena_alloc(struct big_arena *a, size_t len);
+/* A new block of len bytes holding the first oldlen bytes of old (which
+ * stays allocated until the arena goes): growth without free(). */
+void *arena_realloc(struct big_arena *a, const void *old, size_t oldlen, size_t len);
 /* Move every chunk of src into dst (the memory stays where it is). */
 void arena_splice(struct big_arena *dst, struct big_arena *src);
 void arena_free(struct big_arena *a);

@@ -704,12 +704,11 @@ static int vals_push(struct rs_set *s, struct rs_vals *v, double x)
 {
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 16;
-		double *n = arena_alloc(&s->vals_mem, cap * sizeof(*n));
+		double *n = arena_realloc(&s->vals_mem, v->v, v->n * sizeof(*n),
+					  cap * sizeof(*n));
 
 		if (!n)
 			return -1;
-		if (v->n)
-			memcpy(n, v->v, v->n * sizeof(*n));
 		v->v = n;
 		v->cap = cap;
 	}
@@ -724,11 +723,9 @@ static int line_sides(struct rs_set *s, struct rs_line *l, int n)
 
 	if (n <= l->nvals)
 		return 0;
-	nv = arena_alloc(&s->vals_mem, n * sizeof(*nv));
+	nv = arena_realloc(&s->vals_mem, l->vals, l->nvals * sizeof(*nv), n * sizeof(*nv));
 	if (!nv)
 		return -1;
-	if (l->nvals)
-		memcpy(nv, l->vals, l->nvals * sizeof(*nv));
 	l->vals = nv;
 	l->nvals = n;
 	return 0;
