@@ -84,10 +84,16 @@ int mm_param_check(const struct workload *wl, const struct mm_param *p,
 		long long v;
 
 		errno = 0;
-		v = strtoll(s, &end, 0);
+		/* "cpus": this machine's online CPUs (a suite for any machine) */
+		if (!strcmp(s, "cpus")) {
+			v = mm_ncpus();
+			end = "";
+		} else {
+			v = strtoll(s, &end, 0);
+		}
 		if (errno || *end) {
 			snprintf(err, errlen,
-				 "%s: parameter '%s': '%s' is not an integer",
+				 "%s: parameter '%s': '%s' is not an integer (or cpus)",
 				 wl->name, p->name, s);
 			return -1;
 		}
@@ -206,6 +212,14 @@ int mm_plist_set(struct mm_plist *pl, const char *kv, char *err, size_t errlen)
 	return pl->given[idx] ? 0 : -1;
 }
 
+static bool has_value(const struct mm_pvals *pv, int n, const char *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(pv->v[i], v))
+			return true;
+	return false;
+}
+
 /* Split one parameter's text into checked values. */
 static int expand_one(const struct workload *wl, const struct mm_param *p,
 		      const char *text, struct mm_pvals *pv, char *err,
@@ -237,7 +251,8 @@ static int expand_one(const struct workload *wl, const struct mm_param *p,
 			ret = -1;
 			break;
 		}
-		pv->n++;
+		/* 1,cpus on one CPU: the same case once */
+		pv->n += !has_value(pv, pv->n, pv->v[pv->n]);
 	}
 	if (ret == 0 && pv->n == 0) {
 		snprintf(err, errlen, "%s: parameter '%s': empty list",

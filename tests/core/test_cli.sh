@@ -60,4 +60,16 @@ bad label "--label" run pageout --label 'a/b'
 printf 'pageout -p size_mb=1\npageout -p size_mb=zz\n' >"$t/suite"
 bad suite-line "$t/suite:2: pageout: parameter 'size_mb'" suite "$t/suite"
 bad suite-missing "suite '$t/nosuch'" suite "$t/nosuch"
+bad cpus-typo "'cpu' is not an integer (or cpus)" run pageout -p instances=cpu
+
+# "cpus" is the online CPU count; a value listed twice runs once.
+"$mm" run pageout -p instances=1,cpus,1 -p size_mb=2 -p duration_s=0.05 -i 1 -w 0 \
+	-o "$t/cpus" >/dev/null 2>&1
+rc=$?
+got=$(awk -F, 'NR > 1 { sub(/.*instances=/, "", $6); sub(/;.*/, "", $6); print $6 }' \
+	"$t/cpus/cases.csv" | tr '\n' ' ')
+want="1 $([ "$(nproc)" -gt 1 ] && echo "$(nproc) ")"
+[ $rc -eq 0 ] && [ "$got" = "$want" ] &&
+	pass "params: instances=1,cpus,1 ran instances=${want% }" ||
+	fail "params: cpus" "rc=$rc cases '$got', want '$want'"
 finish
