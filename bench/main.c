@@ -126,7 +126,8 @@ static int cmd_info(const char *name)
 		       *def ? def : "(auto)", range, p->help,
 		       p->nolist ? " (',' is part of the value)" : "");
 	}
-	printf("\nA list value (-p name=a,b,c) runs one case per value.\n");
+	printf("\nA list value (-p name=a,b,c) runs one case per value; an int value\n"
+	       "may be 'cpus', the number of online CPUs here.\n");
 	return MM_PASS;
 }
 
