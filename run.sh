@@ -79,7 +79,7 @@ echo "run.sh: suite $suite_file on $(uname -r), results in $dir"
 bench/mmbench suite "$suite_file" -o "$dir" --label "$label" "${extra[@]}"
 rc=$?
 echo
-if [ -f "$dir/results.csv" ]; then
+if [ -f "$dir/results.csv" ] || [ -f "$dir/cases.csv" ]; then
 	bench/mmbench summary "$dir"
 fi
 echo
