@@ -2,8 +2,9 @@
 # Killing a nightly run mid-suite (the real driver, a tiny pageout suite):
 # SIGTERM stops the suite, history.csv stays valid and names the partial
 # run as failed; after a SIGKILL of the nightly the orphaned suite keeps the
-# lock until it ends, and the next start records the run as failed. The
-# meta.csv of a run carries the load average and busy processes at start.
+# lock until it ends, and the next start records the run as failed; after a
+# crash (everything killed at once) it also names the case that was running.
+# The meta.csv of a run carries the load average and busy processes at start.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 d=$(tmpdir)
@@ -87,4 +88,27 @@ row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,reason | sed -n 3
 check "the refused start is recorded with its reason" grep -q "^refused	MemAvailable is" <<<"$row"
 check "the refusal names MemAvailable and need_mem_mb" \
 	grep -q "run: refused: MemAvailable is [0-9]* MiB; the suite needs need_mem_mb = 99999999" "$d/out2"
+
+# A crash of the machine: the nightly, the driver and the case all stop at
+# once (SIGKILL). The next start records the run and names the case that
+# was running (started.csv has it, cases.csv not).
+sed -i 's/^need_mem_mb = .*/need_mem_mb = 1/' "$d/n.conf"
+if ! start_mid; then
+	fail "crash: suite reached its first rows" "$(cat "$d/out")"
+	kill "$pid" 2>/dev/null
+	finish
+fi
+# timeout(1) and mmbench (both name the run directory), and each case's
+# process group
+drv=$(pgrep -f -- "-o $run")
+kase=$(for p in $drv; do pgrep -P "$p"; done)
+kill -KILL "$pid" $drv 2>/dev/null
+for p in $kase; do kill -KILL -- -"$p" 2>/dev/null; done
+wait "$pid" 2>/dev/null
+"$NIGHTLY" "$d/n.conf" >"$d/out3" 2>&1
+check "crash: the next start reports the interrupted run" \
+	grep -q "recorded the interrupted run" "$d/out3"
+row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,run_dir,reason | sed -n 4p)
+check "crash: history names the case that was running" \
+	grep -q "^failed	${run#"$d/res/"}	interrupted: .* while this case ran: pageout \[.*duration_s=0.3;.*\], started 20[0-9-]*T[0-9:]*Z" <<<"$row"
 finish
