@@ -2,7 +2,7 @@
 # mmcompare on result directories written here: the email table layout,
 # significance markers, orientation of % change, Hmean/Amean, n<3, info
 # metrics, pooling per label, meta-fact refusal, --fail-on-regression, the
-# CSV and markdown formats, and no "nan" anywhere.
+# CSV and markdown formats, case outcomes, and no "nan" anywhere.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/gen.sh"
 t=$(tmpdir)
@@ -148,6 +148,34 @@ check "zero variance, same means: not significant, p = 1" \
 	eval 'grep -Eq "^Amean +same +7.00 \(   0.00%\) +7.00 \(   0.00%\)$" <<<"$all" &&
 	grep -Eq "^Pvalue +same +- +1.0000$" <<<"$all"'
 check "no nan or inf in any output format" eval '! grep -Eiwq "[-+]?(nan|inf|infinity)" <<<"$all"'
+
+# Case outcomes: a failed case and a skipped one on BASE (cases.csv), a
+# case that never ended on NEW (started.csv has one row more than
+# cases.csv): listed in the text and markdown, skips counted per side.
+mkrun "$t/co/base" base
+mkrun "$t/co/new" new
+addrows "$t/co/base" w "x=1" m ns lower 1 2 3
+addrows "$t/co/new" w "x=1" m ns lower 1 2 3
+ch="schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s"
+sh="schema,run_id,label,kernel,workload,case,start_time"
+printf '%s\n1,base,base,k,w,x=1,pass,,0,1.0\n1,base,base,k,w,x=2,fail,"killed by signal 9 (Killed); OOM kill?",9,2.0\n1,base,base,k,v,y=1,skip,needs two NUMA nodes,0,0.1\n' \
+	"$ch" >"$t/co/base/cases.csv"
+printf '%s\n1,new,new,k,w,x=1,pass,,0,1.0\n' "$ch" >"$t/co/new/cases.csv"
+printf '%s\n1,new,new,k,w,x=1,2025-01-01T00:00:00Z\n1,new,new,k,w,x=2,2025-01-01T00:00:09Z\n' \
+	"$sh" >"$t/co/new/started.csv"
+out=$("$MMCOMPARE" "$t/co/base" "$t/co/new" 2>&1)
+check "cases: the text lists a failed case with its reason" \
+	grep -Eq '^  base +fail +w \[x=2\]: killed by signal 9 \(Killed\); OOM kill\?$' <<<"$out"
+check "cases: the text lists the case NEW died in" \
+	grep -Eq '^  new +died +w \[x=2\]: started 2025-01-01T00:00:09Z and never ended' <<<"$out"
+check "cases: skips are counted per side" \
+	grep -Eq '^  skipped: base 1 \(the reasons are in each run.s cases.csv\)$' <<<"$out"
+md=$("$MMCOMPARE" --markdown "$t/co/base" "$t/co/new" 2>&1)
+check "cases: the markdown table has the died case" \
+	grep -Fq '| new | **died** | w | x=2 | started 2025-01-01T00:00:09Z and never ended' <<<"$md"
+out=$("$MMCOMPARE" "$t/base/run1" "$t/new/run1" 2>&1)
+check "cases: no section when every case passed or no cases.csv exists" \
+	eval '! grep -q "Cases that did not pass" <<<"$out"'
 
 # Usage errors.
 "$MMCOMPARE" "$t/base/run1" >/dev/null 2>&1

@@ -116,4 +116,16 @@ printf '%s\r\n%s\r\n' "$hdr" "$ok_row" >"$t/bad/results.csv"
 rc=$?
 check "valid CRLF input passes cleanly under ASan/UBSan" \
 	eval '[ $rc -eq 0 ] && ! grep -Eq "Sanitizer|runtime error" "$t/err"'
+# cases.csv and started.csv are read with the same rules.
+rm -rf "$t/bad"; mkrun "$t/bad" bad; addrows "$t/bad" w "x=1" m ns lower 1 2 3
+printf 'schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s\n1,r,bad,k,w,x=1,crashed,,0,1\n' \
+	>"$t/bad/cases.csv"
+expect "cases.csv: unknown status" "$t/bad/cases.csv:2: status 'crashed' is not pass, fail, skip or timeout"
+printf 'schema,run_id,label,kernel,workload,case,status\n' >"$t/bad/cases.csv"
+expect "cases.csv: missing column" "$t/bad/cases.csv:1: header is missing column\\(s\\): reason"
+rm -f "$t/bad/cases.csv"
+printf 'schema,run_id,label,kernel,workload,case,start_time\n1,r,bad,k,w,x=1,' >"$t/bad/started.csv"
+expect "started.csv: truncated last line" "$t/bad/started.csv:2: last line is truncated"
+printf 'schema,run_id,label,kernel,workload,case,start_time\n1,r,bad,k,w,x=1,\n' >"$t/bad/started.csv"
+expect "started.csv: empty start_time" "$t/bad/started.csv:2: start_time is empty"
 finish

@@ -567,6 +567,78 @@ static size_t text_mid(const struct cmp *cmp)
 	return 0;
 }
 
+/*
+ * Case outcomes from the runs' cases.csv and started.csv: the cases that
+ * failed, timed out or died are listed (a patch that crashes a case shows
+ * up next to its numbers, not only as lines missing on one side); skipped
+ * ones are counted per side.
+ */
+struct skip_count {
+	const char *side;
+	long n;
+};
+
+static size_t case_notes(const struct rs_set *s, struct skip_count *skips, int *nskips)
+{
+	size_t bad = 0;
+	int i, k, j;
+
+	*nskips = 0;
+	for (i = 0; i < s->nruns; i++) {
+		const struct rs_run *r = &s->runs[i];
+
+		for (k = 0; k < r->nnotes; k++) {
+			const char *side = rs_run_side_name(s, r, &r->notes[k]);
+
+			if (strcmp(r->notes[k].status, "skip")) {
+				bad++;
+				continue;
+			}
+			for (j = 0; j < *nskips && strcmp(skips[j].side, side); j++)
+				;
+			if (j == *nskips) {
+				if (j == 2 * RS_MAX_SIDES)
+					continue;
+				skips[(*nskips)++] = (struct skip_count){ side, 0 };
+			}
+			skips[j].n++;
+		}
+	}
+	return bad;
+}
+
+static void text_cases(const struct rs_set *s, FILE *f)
+{
+	struct skip_count skips[2 * RS_MAX_SIDES];
+	int i, k, nskips, w = 4;
+	size_t bad = case_notes(s, skips, &nskips);
+
+	if (!bad && !nskips)
+		return;
+	for (i = 0; i < s->nsides; i++)
+		w = max_int(w, strlen(s->sides[i].name));
+	fprintf(f, "Cases that did not pass (cases.csv, started.csv):\n");
+	for (i = 0; i < s->nruns; i++) {
+		const struct rs_run *r = &s->runs[i];
+
+		for (k = 0; k < r->nnotes; k++) {
+			const struct rs_case_note *n = &r->notes[k];
+
+			if (!strcmp(n->status, "skip"))
+				continue;
+			fprintf(f, "  %-*s  %-7s  %s [%s]: %s\n", w, rs_run_side_name(s, r, n),
+				n->status, n->workload, n->kase, n->reason);
+		}
+	}
+	if (nskips) {
+		fprintf(f, "  skipped:");
+		for (i = 0; i < nskips; i++)
+			fprintf(f, "%s %s %ld", i ? "," : "", skips[i].side, skips[i].n);
+		fprintf(f, " (the reasons are in each run's cases.csv)\n");
+	}
+	fputc('\n', f);
+}
+
 static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 		       const struct opts *o, FILE *f)
 {
@@ -575,6 +647,7 @@ static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
 	text_intro(cmp, o, f);
 	print_meta_text(cmp->set, m, f, o->force);
+	text_cases(cmp->set, f);
 	print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);
 	text_partial(cmp, f);
 	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
@@ -843,12 +916,57 @@ static void md_intro(const struct cmp *cmp, FILE *f)
 	fprintf(f, "\n");
 }
 
+static void md_cases(const struct rs_set *s, FILE *f)
+{
+	struct skip_count skips[2 * RS_MAX_SIDES];
+	int i, k, nskips;
+	size_t bad = case_notes(s, skips, &nskips);
+
+	if (!bad && !nskips)
+		return;
+	fprintf(f, "<!-- mmcompare:cases -->\n## Cases that did not pass\n\n");
+	if (bad) {
+		fprintf(f, "| side | status | workload | case | reason |\n|---|---|---|---|---|\n");
+		for (i = 0; i < s->nruns; i++) {
+			const struct rs_run *r = &s->runs[i];
+
+			for (k = 0; k < r->nnotes; k++) {
+				const struct rs_case_note *n = &r->notes[k];
+
+				if (!strcmp(n->status, "skip"))
+					continue;
+				fprintf(f, "| ");
+				md_str(f, rs_run_side_name(s, r, n));
+				fprintf(f, " | %s%s%s | ", strcmp(n->status, "died") ? "" : "**",
+					n->status, strcmp(n->status, "died") ? "" : "**");
+				md_str(f, n->workload);
+				fprintf(f, " | ");
+				md_str(f, n->kase);
+				fprintf(f, " | ");
+				md_str(f, n->reason);
+				fprintf(f, " |\n");
+			}
+		}
+		fprintf(f, "\n");
+	}
+	if (nskips) {
+		fprintf(f, "Skipped:");
+		for (i = 0; i < nskips; i++) {
+			fprintf(f, "%s ", i ? "," : "");
+			md_str(f, skips[i].side);
+			fprintf(f, " %ld", skips[i].n);
+		}
+		fprintf(f, " (the reasons are in each run's cases.csv).\n\n");
+	}
+}
+
 static void print_markdown(const struct cmp *cmp, const struct cmp_meta *m, FILE *f)
 {
 	int i;
 
 	md_intro(cmp, f);
 	md_meta(cmp->set, m, f);
+	md_cases(cmp->set, f);
 	for (i = 0; i < cmp->set->nwls; i++)
 		md_workload(cmp, &cmp->set->wls[i], f);
 	fprintf(f, "<!-- mmcompare:summary -->\n## Summary\n\n");

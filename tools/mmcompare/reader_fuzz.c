@@ -4,8 +4,8 @@
  * clang -fsanitize=fuzzer,address,undefined; tests/compare/test_fuzz.sh
  * runs it for a bounded time).
  *
- * The first input byte picks the schema file (results.csv, meta.csv or
- * samples.csv), the rest is its content. Whatever parses is taken through
+ * The first input byte picks the schema file (results.csv, meta.csv,
+ * samples.csv, cases.csv or started.csv), the rest is its content. Whatever parses is taken through
  * the whole pipeline mmcompare runs: a second side, rs_finish(), the
  * meta-fact comparison and the statistics of every line.
  */
@@ -34,8 +34,12 @@ static int add_run(struct rs_set *s, enum rs_kind kind, const uint8_t *buf, size
 	if (rs_parse_buf(s, RS_RESULTS, "fuzz/results.csv", good_results,
 			 strlen(good_results), run))
 		return -1;
-	return rs_parse_buf(s, kind, kind == RS_META ? "fuzz/meta.csv" : "fuzz/samples.csv",
-			    buf, len, run);
+	static const char *const name[RS_NKINDS] = {
+		[RS_META] = "fuzz/meta.csv", [RS_SAMPLES_FILE] = "fuzz/samples.csv",
+		[RS_CASES] = "fuzz/cases.csv", [RS_STARTED] = "fuzz/started.csv",
+	};
+
+	return rs_parse_buf(s, kind, name[kind], buf, len, run);
 }
 
 /* What mmcompare prints must be finite: "nan" and "inf" appear nowhere. */

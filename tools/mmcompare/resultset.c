@@ -211,6 +211,16 @@ static void hash_free(struct rs_hash *t)
 
 /* ------------------------------------------------------------ set */
 
+static void note_free(struct rs_case_note *n)
+{
+	free(n->label);
+	free(n->workload);
+	free(n->kase);
+	free(n->status);
+	free(n->reason);
+	memset(n, 0, sizeof(*n));
+}
+
 void rs_init(struct rs_set *s, unsigned flags)
 {
 	memset(s, 0, sizeof(*s));
@@ -245,6 +255,10 @@ void rs_free(struct rs_set *s)
 			free(s->runs[j].meta[k].value);
 		}
 		free(s->runs[j].meta);
+		for (int k = 0; k < s->runs[j].nnotes; k++)
+			note_free(&s->runs[j].notes[k]);
+		free(s->runs[j].notes);
+		note_free(&s->runs[j].last_started);
 	}
 	free(s->runs);
 	for (j = 0; j < s->npending; j++)
@@ -346,6 +360,9 @@ enum { C_SCHEMA, C_RUN_ID, C_LABEL, C_KERNEL, C_WORKLOAD, C_CASE,
 enum { S_SCHEMA, S_RUN_ID, S_LABEL, S_KERNEL, S_WORKLOAD, S_CASE,
        S_ITERATION, S_TASK, S_CLASS, S_VALUE_NS, S_NSAMP };
 enum { M_KEY, M_VALUE, M_NMETA };
+enum { K_SCHEMA, K_RUN_ID, K_LABEL, K_KERNEL, K_WORKLOAD, K_CASE, K_STATUS, K_REASON,
+       K_NCASES };
+enum { T_SCHEMA, T_RUN_ID, T_LABEL, T_KERNEL, T_WORKLOAD, T_CASE, T_START, T_NSTARTED };
 
 static const char *const results_cols[] = {
 	"schema", "run_id", "label", "kernel", "workload", "case",
@@ -356,11 +373,20 @@ static const char *const samples_cols[] = {
 	"iteration", "task", "class", "value_ns", NULL,
 };
 static const char *const meta_cols[] = { "key", "value", NULL };
+/* signal and duration_s are not read */
+static const char *const cases_cols[] = {
+	"schema", "run_id", "label", "kernel", "workload", "case", "status", "reason", NULL,
+};
+static const char *const started_cols[] = {
+	"schema", "run_id", "label", "kernel", "workload", "case", "start_time", NULL,
+};
 
 static const char *const *const kind_cols[RS_NKINDS] = {
 	[RS_RESULTS] = results_cols,
 	[RS_META] = meta_cols,
 	[RS_SAMPLES_FILE] = samples_cols,
+	[RS_CASES] = cases_cols,
+	[RS_STARTED] = started_cols,
 };
 
 struct csvt {
@@ -981,10 +1007,102 @@ static int samples_row(struct csvt *t)
 
 /* ------------------------------------------------------------ files */
 
+/* ------------------------------------------------------------ case outcomes */
+
+static int note_set(struct rs_case_note *n, const char *label, const char *wl,
+		    const char *kase, const char *status, const char *reason)
+{
+	note_free(n);
+	n->label = strdup(label);
+	n->workload = strdup(wl);
+	n->kase = strdup(kase);
+	n->status = strdup(status);
+	n->reason = strdup(reason);
+	return n->label && n->workload && n->kase && n->status && n->reason ? 0 : -1;
+}
+
+static int add_note(struct rs_run *r, const char *label, const char *wl, const char *kase,
+		    const char *status, const char *reason)
+{
+	struct rs_case_note *n = realloc(r->notes, (r->nnotes + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	r->notes = n;
+	n = &r->notes[r->nnotes++];
+	memset(n, 0, sizeof(*n));
+	return note_set(n, label, wl, kase, status, reason);
+}
+
+/* cases.csv: every case's outcome; the ones that did not pass are kept. */
+static int cases_row(struct csvt *t)
+{
+	struct rs_run *r = &t->s->runs[t->run];
+	static const char *const known[] = { "pass", "fail", "skip", "timeout", NULL };
+	const char *st = fld(t, K_STATUS);
+	char b[64];
+	int i;
+
+	if (check_schema(t, K_SCHEMA) || check_nonempty(t, K_WORKLOAD, "workload") ||
+	    check_case(t, K_CASE))
+		return -1;
+	for (i = 0; known[i] && strcmp(st, known[i]); i++)
+		;
+	if (!known[i])
+		return ct_err(t, "status '%s' is not pass, fail, skip or timeout",
+			      show(t, K_STATUS, b, sizeof(b)));
+	r->ncases++;
+	if (i && add_note(r, fld(t, K_LABEL), fld(t, K_WORKLOAD), fld(t, K_CASE), st,
+			  fld(t, K_REASON)))
+		return ct_err(t, "out of memory");
+	return 0;
+}
+
+/* started.csv: a row before each case ran; the last one is kept. */
+static int started_row(struct csvt *t)
+{
+	struct rs_run *r = &t->s->runs[t->run];
+
+	if (check_schema(t, T_SCHEMA) || check_nonempty(t, T_WORKLOAD, "workload") ||
+	    check_case(t, T_CASE) || check_nonempty(t, T_START, "start_time"))
+		return -1;
+	r->nstarted++;
+	if (note_set(&r->last_started, fld(t, T_LABEL), fld(t, T_WORKLOAD), fld(t, T_CASE),
+		     "died", fld(t, T_START)))
+		return ct_err(t, "out of memory");
+	return 0;
+}
+
+/*
+ * Cases run one after the other, each with its started.csv row first: one
+ * started row more than cases.csv has is the case that never ended.
+ */
+static int note_unfinished(struct rs_set *s, struct rs_run *r)
+{
+	const struct rs_case_note *l = &r->last_started;
+	char why[300];
+
+	if (r->nstarted <= r->ncases)
+		return 0;
+	snprintf(why, sizeof(why), "started %s and never ended: mmbench or the machine "
+		 "died while it ran", l->reason);
+	if (add_note(r, l->label, l->workload, l->kase, "died", why))
+		return set_err(s, "out of memory");
+	return 0;
+}
+
+const char *rs_run_side_name(const struct rs_set *s, const struct rs_run *r,
+			     const struct rs_case_note *n)
+{
+	return r->side >= 0 ? s->sides[r->side].name : n->label;
+}
+
 static int (*const kind_row[RS_NKINDS])(struct csvt *) = {
 	[RS_RESULTS] = results_row,
 	[RS_META] = meta_row,
 	[RS_SAMPLES_FILE] = samples_row,
+	[RS_CASES] = cases_row,
+	[RS_STARTED] = started_row,
 };
 
 static int ct_open(struct csvt *t, struct csv_parser *p, struct rs_set *s,
@@ -1109,6 +1227,14 @@ static int load_run(struct rs_set *s, const char *results)
 	}
 	snprintf(slash, sizeof(path) - (slash - path), "samples.csv");
 	if ((s->flags & RS_SAMPLES) && is_file(path) && parse_file(s, RS_SAMPLES_FILE, path, run))
+		return -1;
+	snprintf(slash, sizeof(path) - (slash - path), "cases.csv");
+	if (is_file(path) && parse_file(s, RS_CASES, path, run))
+		return -1;
+	snprintf(slash, sizeof(path) - (slash - path), "started.csv");
+	if (is_file(path) && parse_file(s, RS_STARTED, path, run))
+		return -1;
+	if (note_unfinished(s, &s->runs[run]))
 		return -1;
 	if (!s->runs[run].nrows)
 		add_warn(s, "%s: no measured rows", results);
@@ -1356,6 +1482,12 @@ static int merge_shard(struct rs_set *s, struct rs_set *sh)
 	r->nmeta = x->nmeta;
 	x->meta = NULL;
 	x->nmeta = 0;
+	r->notes = x->notes;
+	r->nnotes = x->nnotes;
+	r->ncases = x->ncases;
+	r->nstarted = x->nstarted;
+	x->notes = NULL;
+	x->nnotes = 0;
 	if (x->side < 0)
 		return 0;
 	side = side_lookup(s, sh->sides[x->side].name, x->arg);

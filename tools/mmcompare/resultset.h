@@ -31,7 +31,7 @@ enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
 #define RS_SAMPLES	(1u << 1)	/* also read samples.csv */
 
 /* Which schema file a buffer holds (rs_parse_buf). */
-enum rs_kind { RS_RESULTS, RS_META, RS_SAMPLES_FILE, RS_NKINDS };
+enum rs_kind { RS_RESULTS, RS_META, RS_SAMPLES_FILE, RS_CASES, RS_STARTED, RS_NKINDS };
 
 struct rs_vals {
 	double *v;
@@ -55,6 +55,15 @@ struct rs_kv {
 	char *key, *value;
 };
 
+/*
+ * A case of a run that did not pass: its cases.csv row (fail, skip,
+ * timeout), or, status "died", a case started.csv has and cases.csv not
+ * (mmbench or the machine died while it ran).
+ */
+struct rs_case_note {
+	char *label, *workload, *kase, *status, *reason;
+};
+
 /* One run: a results.csv and the files next to it. */
 struct rs_run {
 	char *path;		/* the results.csv */
@@ -64,6 +73,10 @@ struct rs_run {
 	struct rs_kv *meta;
 	int nmeta;
 	long nrows;
+	struct rs_case_note *notes;	/* in the order of the files */
+	int nnotes;
+	long ncases, nstarted;		/* rows of cases.csv, started.csv */
+	struct rs_case_note last_started;	/* reason: its start_time */
 };
 
 struct rs_side {
@@ -139,6 +152,9 @@ int rs_new_run(struct rs_set *s, const char *path);
 int rs_finish(struct rs_set *s);
 
 const char *rs_better_str(enum rs_better b);
+/* The side name a run's notes belong to (its label when it has no rows). */
+const char *rs_run_side_name(const struct rs_set *s, const struct rs_run *r,
+			     const struct rs_case_note *n);
 /* Meta value of a run, NULL if absent. */
 const char *rs_meta_get(const struct rs_run *r, const char *key);
 /* Value of KEY in a canonical case string into buf; false if absent. */
