@@ -36,15 +36,8 @@ check "vm: meta.csv says the run was in QEMU" \
 	test "$("$MMHISTORY" meta-get "$run/meta.csv" vm)" = qemu
 
 # A kernel panic 2 s into the second case.
-cat >"$d/panic" <<'EOT'
-(
-	until [ "$(cat /results/run/started.csv 2>/dev/null | wc -l)" -ge 3 ]; do sleep 0.2; done
-	sleep 2
-	echo c >/proc/sysrq-trigger
-) &
-EOT
 echo "pageout -p size_mb=8 -p duration_s=0.2,60 -p instances=1 -i 1 -w 0" >"$d/tiny.suite"
-echo "vm_args = --vm-hook-pre $d/panic" >>"$d/n.conf"
+echo "vm_args = --vm-hook-pre $TOP/tests/vm/panic-second-case" >>"$d/n.conf"
 timeout -k 5 300 "$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
 rc=$?
 check "vm panic: the night failed (exit $rc)" test "$rc" -eq 1

@@ -95,17 +95,11 @@ if lab "no power-off" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/re
 		pass "no power-off: the rows already sent are kept" || fail "no power-off: rows" ""
 fi
 
-# ---- a guest kernel panic in the middle of a case (the second one): the
-# panic comes from the background 2 s after the case's started.csv row.
-cat >"$t/panic" <<'EOT'
-(
-	until [ "$(cat /results/run/started.csv 2>/dev/null | wc -l)" -ge 3 ]; do sleep 0.2; done
-	sleep 2
-	echo c >/proc/sysrq-trigger
-) &
-EOT
+# ---- a guest kernel panic in the middle of a case (the second one, 2 s
+# after its started.csv row: tests/vm/panic-second-case).
 echo "pageout -p size_mb=8 -p duration_s=0.2,60 -p instances=1 -i 1 -w 0" >"$t/long"
-if lab "panic" 240 "$vm/lab" --vm bookworm --suite "$t/long" --out "$t/res" --vm-hook-pre "$t/panic"; then
+if lab "panic" 240 "$vm/lab" --vm bookworm --suite "$t/long" --out "$t/res" \
+	--vm-hook-pre "$TOP/tests/vm/panic-second-case"; then
 	[ $rc = 1 ] && grep -q 'panicked: Kernel panic - not syncing' "$t/err" &&
 		grep -q 'during the case pageout \[.*duration_s=60;' "$t/err" &&
 		pass "panic: a failure, with the panic message and the case" ||

@@ -607,9 +607,24 @@ static size_t case_notes(const struct rs_set *s, struct skip_count *skips, int *
 	return bad;
 }
 
+/* The next note after (*run, *k) that is not a skip; NULL at the end. */
+static const struct rs_case_note *next_bad_note(const struct rs_set *s, int *run, int *k,
+					       const struct rs_run **r)
+{
+	for (; *run < s->nruns; (*run)++, *k = -1) {
+		*r = &s->runs[*run];
+		while (++*k < (*r)->nnotes)
+			if (strcmp((*r)->notes[*k].status, "skip"))
+				return &(*r)->notes[*k];
+	}
+	return NULL;
+}
+
 static void text_cases(const struct rs_set *s, FILE *f)
 {
 	struct skip_count skips[2 * RS_MAX_SIDES];
+	const struct rs_case_note *n;
+	const struct rs_run *r;
 	int i, k, nskips, w = 4;
 	size_t bad = case_notes(s, skips, &nskips);
 
@@ -618,18 +633,9 @@ static void text_cases(const struct rs_set *s, FILE *f)
 	for (i = 0; i < s->nsides; i++)
 		w = max_int(w, strlen(s->sides[i].name));
 	fprintf(f, "Cases that did not pass (cases.csv, started.csv):\n");
-	for (i = 0; i < s->nruns; i++) {
-		const struct rs_run *r = &s->runs[i];
-
-		for (k = 0; k < r->nnotes; k++) {
-			const struct rs_case_note *n = &r->notes[k];
-
-			if (!strcmp(n->status, "skip"))
-				continue;
-			fprintf(f, "  %-*s  %-7s  %s [%s]: %s\n", w, rs_run_side_name(s, r, n),
-				n->status, n->workload, n->kase, n->reason);
-		}
-	}
+	for (i = 0, k = -1; (n = next_bad_note(s, &i, &k, &r));)
+		fprintf(f, "  %-*s  %-7s  %s [%s]: %s\n", w, rs_run_side_name(s, r, n),
+			n->status, n->workload, n->kase, n->reason);
 	if (nskips) {
 		fprintf(f, "  skipped:");
 		for (i = 0; i < nskips; i++)
@@ -919,6 +925,8 @@ static void md_intro(const struct cmp *cmp, FILE *f)
 static void md_cases(const struct rs_set *s, FILE *f)
 {
 	struct skip_count skips[2 * RS_MAX_SIDES];
+	const struct rs_case_note *n;
+	const struct rs_run *r;
 	int i, k, nskips;
 	size_t bad = case_notes(s, skips, &nskips);
 
@@ -927,25 +935,18 @@ static void md_cases(const struct rs_set *s, FILE *f)
 	fprintf(f, "<!-- mmcompare:cases -->\n## Cases that did not pass\n\n");
 	if (bad) {
 		fprintf(f, "| side | status | workload | case | reason |\n|---|---|---|---|---|\n");
-		for (i = 0; i < s->nruns; i++) {
-			const struct rs_run *r = &s->runs[i];
+		for (i = 0, k = -1; (n = next_bad_note(s, &i, &k, &r));) {
+			const char *em = strcmp(n->status, "died") ? "" : "**";
 
-			for (k = 0; k < r->nnotes; k++) {
-				const struct rs_case_note *n = &r->notes[k];
-
-				if (!strcmp(n->status, "skip"))
-					continue;
-				fprintf(f, "| ");
-				md_str(f, rs_run_side_name(s, r, n));
-				fprintf(f, " | %s%s%s | ", strcmp(n->status, "died") ? "" : "**",
-					n->status, strcmp(n->status, "died") ? "" : "**");
-				md_str(f, n->workload);
-				fprintf(f, " | ");
-				md_str(f, n->kase);
-				fprintf(f, " | ");
-				md_str(f, n->reason);
-				fprintf(f, " |\n");
-			}
+			fprintf(f, "| ");
+			md_str(f, rs_run_side_name(s, r, n));
+			fprintf(f, " | %s%s%s | ", em, n->status, em);
+			md_str(f, n->workload);
+			fprintf(f, " | ");
+			md_str(f, n->kase);
+			fprintf(f, " | ");
+			md_str(f, n->reason);
+			fprintf(f, " |\n");
 		}
 		fprintf(f, "\n");
 	}

@@ -1467,39 +1467,33 @@ static bool adopt_shard(struct rs_set *s, struct rs_set *sh, int from, int to)
 static int merge_shard(struct rs_set *s, struct rs_set *sh)
 {
 	struct rs_run *x = &sh->runs[0], *r;
-	int run, side = -1;
+	int run, side = -1, from = x->side;
+	char *path;
 
 	if (sh->warn[0] && strlen(s->warn) + strlen(sh->warn) < sizeof(s->warn))
 		strcat(s->warn, sh->warn);
 	run = rs_new_run(s, x->path);
 	if (run < 0)
 		return -1;
+	/* meta, case notes and counts move over; the shard keeps its path */
 	r = &s->runs[run];
-	r->arg = x->arg;
-	r->nrows = x->nrows;
-	r->has_meta = x->has_meta;
-	r->meta = x->meta;
-	r->nmeta = x->nmeta;
-	x->meta = NULL;
-	x->nmeta = 0;
-	r->notes = x->notes;
-	r->nnotes = x->nnotes;
-	r->ncases = x->ncases;
-	r->nstarted = x->nstarted;
-	x->notes = NULL;
-	x->nnotes = 0;
-	if (x->side < 0)
+	path = r->path;
+	*r = *x;
+	r->path = path;
+	r->side = -1;
+	*x = (struct rs_run){ .path = x->path, .side = -1 };
+	if (from < 0)
 		return 0;
-	side = side_lookup(s, sh->sides[x->side].name, x->arg);
+	side = side_lookup(s, sh->sides[from].name, r->arg);
 	if (side < 0)
 		return -1;
 	r->side = side;
 	s->sides[side].nruns++;
-	s->sides[side].nrows += sh->sides[x->side].nrows;
+	s->sides[side].nrows += sh->sides[from].nrows;
 	arena_splice(&s->vals_mem, &sh->vals_mem);
-	if (adopt_shard(s, sh, x->side, side))
+	if (adopt_shard(s, sh, from, side))
 		return 0;
-	if (merge_lines(s, sh, x->side, side) || merge_samples(s, sh, side))
+	if (merge_lines(s, sh, from, side) || merge_samples(s, sh, side))
 		return -1;
 	return 0;
 }
