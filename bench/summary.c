@@ -37,10 +37,30 @@ struct reader {
 	struct row_acc *acc;
 	int nacc, cap;
 	int bad;
-	/* cases.csv, started.csv */
-	long ncases, npass, nfail, nskip, ntimeout, nstarted;
-	char last_started[3][2048];	/* workload, case, start_time */
+	/* cases.csv, started.csv: "workload\tcase" of every row */
+	long npass, nfail, nskip, ntimeout;
+	char **ended, **started, **start_time;
+	int nended, nstarted;
 };
+
+/* Append a copy of s to *v; false when out of memory. */
+static bool push_str(char ***v, int *n, const char *s)
+{
+	char **nv = realloc(*v, (size_t)(*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return false;
+	*v = nv;
+	nv[*n] = strdup(s);
+	return nv[*n] && ++*n;
+}
+
+static void free_strs(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
 
 static void on_field(void *s, size_t len, void *data)
 {
@@ -152,10 +172,12 @@ static void print_acc(const struct row_acc *a)
 static void cases_row(struct reader *r)
 {
 	const char *st = r->f[6];
+	char key[4200];
 
 	if (r->nf < 8)
 		return;
-	r->ncases++;
+	snprintf(key, sizeof(key), "%s\t%s", r->f[4], r->f[5]);
+	push_str(&r->ended, &r->nended, key);
 	if (!strcmp(st, "pass")) {
 		r->npass++;
 		return;
@@ -172,28 +194,68 @@ static void cases_row(struct reader *r)
 /* started.csv: schema,run_id,label,kernel,workload,case,start_time */
 static void started_row(struct reader *r)
 {
+	char key[4200];
+	int n = r->nstarted;
+
 	if (r->nf < 7)
 		return;
-	r->nstarted++;
-	for (int i = 0; i < 3; i++)
-		snprintf(r->last_started[i], sizeof(r->last_started[i]), "%s", r->f[4 + i]);
+	snprintf(key, sizeof(key), "%s\t%s", r->f[4], r->f[5]);
+	if (push_str(&r->started, &r->nstarted, key) &&
+	    !push_str(&r->start_time, &n, r->f[6]))
+		free(r->started[--r->nstarted]);
+}
+
+/*
+ * Each cases.csv row ends the latest unmatched started.csv row of its case;
+ * the started rows left are cases that never ended (a directory reused
+ * after a crash keeps the crashed case's row). Returns how many.
+ */
+static int print_unfinished(struct reader *r)
+{
+	bool *done = calloc((size_t)r->nstarted + 1, sizeof(*done));
+	int left = 0;
+
+	if (!done)
+		return 0;
+	for (int i = 0; i < r->nended; i++)
+		for (int j = r->nstarted - 1; j >= 0; j--)
+			if (!done[j] && !strcmp(r->started[j], r->ended[i])) {
+				done[j] = true;
+				break;
+			}
+	for (int j = 0; j < r->nstarted; j++) {
+		char *tab = strchr(r->started[j], '\t');
+
+		if (done[j] || !tab)
+			continue;
+		printf("%-7s %.*s [%s]: started %s and never ended: mmbench or the machine "
+		       "died while it ran\n", "died", (int)(tab - r->started[j]), r->started[j],
+		       tab + 1, r->start_time[j]);
+		left++;
+	}
+	free(done);
+	return left;
 }
 
 static void print_cases(const char *dir, struct reader *r)
 {
-	int ret;
+	int ret, unfinished = 0;
 
 	printf("\n");
 	ret = read_csv(dir, "cases.csv", r, cases_row);
 	if (ret < 0 && ret != -ENOENT)
 		fprintf(stderr, "mmbench summary: '%s/cases.csv': %s\n", dir, strerror(-ret));
 	/* runs before started.csv existed have none: nothing to check */
-	if (read_csv(dir, "started.csv", r, started_row) == 0 && r->nstarted > r->ncases)
-		printf("%-7s %s [%s]: started %s and never ended: mmbench or the machine "
-		       "died while it ran\n", "died", r->last_started[0],
-		       r->last_started[1], r->last_started[2]);
-	printf("cases: %ld pass, %ld fail, %ld skip, %ld timeout%s\n", r->npass, r->nfail,
-	       r->nskip, r->ntimeout, r->nstarted > r->ncases ? ", 1 unfinished" : "");
+	if (read_csv(dir, "started.csv", r, started_row) == 0)
+		unfinished = print_unfinished(r);
+	printf("cases: %ld pass, %ld fail, %ld skip, %ld timeout", r->npass, r->nfail,
+	       r->nskip, r->ntimeout);
+	if (unfinished)
+		printf(", %d unfinished", unfinished);
+	printf("\n");
+	free_strs(r->ended, r->nended);
+	free_strs(r->started, r->nstarted);
+	free_strs(r->start_time, r->nstarted);
 }
 
 static bool has_file(const char *dir, const char *name)

@@ -73,6 +73,17 @@ else
 	fail "killed mid-case" "started: $(tr '\n' '|' <"$d/started.csv") summary: $(tr '\n' '|' <<<"$sum")"
 fi
 
+# The same directory used again (-o appends): the new case ends, and the
+# crashed one is still the one reported.
+"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=0.1 -i 1 -w 0 -o "$d" \
+	>/dev/null 2>&1
+sum=$("$MMBENCH" summary "$d" 2>&1)
+grep -q '^died .*duration_s=30;.*never ended' <<<"$sum" &&
+	[ "$(grep -c '^died ' <<<"$sum")" = 1 ] &&
+	grep -q '^cases: 2 pass, 0 fail, 0 skip, 0 timeout, 1 unfinished$' <<<"$sum" &&
+	pass "reused directory: the crashed case stays the unfinished one" ||
+	fail "reused directory" "$(tr '\n' '|' <<<"$sum")"
+
 # Every case skipped: no results.csv, and the summary still shows why.
 if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" = 1 ]; then
 	"$MMBENCH" run migrate_ad -i 1 -w 0 -o "$t/skipped" >/dev/null 2>&1

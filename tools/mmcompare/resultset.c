@@ -221,6 +221,21 @@ static void note_free(struct rs_case_note *n)
 	memset(n, 0, sizeof(*n));
 }
 
+static void free_progress(struct rs_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nstarted; i++)
+		note_free(&r->started[i]);
+	for (i = 0; i < r->nended; i++)
+		free(r->ended[i]);
+	free(r->started);
+	free(r->ended);
+	r->started = NULL;
+	r->ended = NULL;
+	r->nstarted = r->nended = 0;
+}
+
 void rs_init(struct rs_set *s, unsigned flags)
 {
 	memset(s, 0, sizeof(*s));
@@ -258,7 +273,7 @@ void rs_free(struct rs_set *s)
 		for (int k = 0; k < s->runs[j].nnotes; k++)
 			note_free(&s->runs[j].notes[k]);
 		free(s->runs[j].notes);
-		note_free(&s->runs[j].last_started);
+		free_progress(&s->runs[j]);
 	}
 	free(s->runs);
 	for (j = 0; j < s->npending; j++)
@@ -1021,17 +1036,23 @@ static int note_set(struct rs_case_note *n, const char *label, const char *wl,
 	return n->label && n->workload && n->kase && n->status && n->reason ? 0 : -1;
 }
 
+static struct rs_case_note *push_note(struct rs_case_note **v, int *n)
+{
+	struct rs_case_note *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return NULL;
+	*v = nv;
+	memset(&nv[*n], 0, sizeof(*nv));
+	return &nv[(*n)++];
+}
+
 static int add_note(struct rs_run *r, const char *label, const char *wl, const char *kase,
 		    const char *status, const char *reason)
 {
-	struct rs_case_note *n = realloc(r->notes, (r->nnotes + 1) * sizeof(*n));
+	struct rs_case_note *n = push_note(&r->notes, &r->nnotes);
 
-	if (!n)
-		return -1;
-	r->notes = n;
-	n = &r->notes[r->nnotes++];
-	memset(n, 0, sizeof(*n));
-	return note_set(n, label, wl, kase, status, reason);
+	return n ? note_set(n, label, wl, kase, status, reason) : -1;
 }
 
 /* cases.csv: every case's outcome; the ones that did not pass are kept. */
@@ -1040,7 +1061,7 @@ static int cases_row(struct csvt *t)
 	struct rs_run *r = &t->s->runs[t->run];
 	static const char *const known[] = { "pass", "fail", "skip", "timeout", NULL };
 	const char *st = fld(t, K_STATUS);
-	char b[64];
+	char b[64], **ended;
 	int i;
 
 	if (check_schema(t, K_SCHEMA) || check_nonempty(t, K_WORKLOAD, "workload") ||
@@ -1051,44 +1072,72 @@ static int cases_row(struct csvt *t)
 	if (!known[i])
 		return ct_err(t, "status '%s' is not pass, fail, skip or timeout",
 			      show(t, K_STATUS, b, sizeof(b)));
-	r->ncases++;
+	ended = realloc(r->ended, (r->nended + 1) * sizeof(*ended));
+	if (!ended)
+		return ct_err(t, "out of memory");
+	r->ended = ended;
+	if (asprintf(&ended[r->nended], "%s\t%s", fld(t, K_WORKLOAD), fld(t, K_CASE)) < 0)
+		return ct_err(t, "out of memory");
+	r->nended++;
 	if (i && add_note(r, fld(t, K_LABEL), fld(t, K_WORKLOAD), fld(t, K_CASE), st,
 			  fld(t, K_REASON)))
 		return ct_err(t, "out of memory");
 	return 0;
 }
 
-/* started.csv: a row before each case ran; the last one is kept. */
+/* started.csv: a row before each case ran. */
 static int started_row(struct csvt *t)
 {
 	struct rs_run *r = &t->s->runs[t->run];
+	struct rs_case_note *n;
 
 	if (check_schema(t, T_SCHEMA) || check_nonempty(t, T_WORKLOAD, "workload") ||
 	    check_case(t, T_CASE) || check_nonempty(t, T_START, "start_time"))
 		return -1;
-	r->nstarted++;
-	if (note_set(&r->last_started, fld(t, T_LABEL), fld(t, T_WORKLOAD), fld(t, T_CASE),
-		     "died", fld(t, T_START)))
+	n = push_note(&r->started, &r->nstarted);
+	if (!n || note_set(n, fld(t, T_LABEL), fld(t, T_WORKLOAD), fld(t, T_CASE), "died",
+			   fld(t, T_START)))
 		return ct_err(t, "out of memory");
 	return 0;
 }
 
 /*
- * Cases run one after the other, each with its started.csv row first: one
- * started row more than cases.csv has is the case that never ended.
+ * Every case has its started.csv row before it runs and its cases.csv row
+ * after. Each cases.csv row takes the latest started row of its case still
+ * unmatched; a started row left over is a case that never ended (a run
+ * directory reused after a crash keeps the crashed case's row first).
  */
 static int note_unfinished(struct rs_set *s, struct rs_run *r)
 {
-	const struct rs_case_note *l = &r->last_started;
-	char why[300];
+	bool *matched = calloc(r->nstarted + 1, sizeof(*matched));
+	char why[300], key[8192];
+	int i, j, rc = 0;
 
-	if (r->nstarted <= r->ncases)
-		return 0;
-	snprintf(why, sizeof(why), "started %s and never ended: mmbench or the machine "
-		 "died while it ran", l->reason);
-	if (add_note(r, l->label, l->workload, l->kase, "died", why))
+	if (!matched)
 		return set_err(s, "out of memory");
-	return 0;
+	for (i = 0; i < r->nended; i++) {
+		for (j = r->nstarted - 1; j >= 0; j--) {
+			snprintf(key, sizeof(key), "%s\t%s", r->started[j].workload,
+				 r->started[j].kase);
+			if (!matched[j] && !strcmp(key, r->ended[i])) {
+				matched[j] = true;
+				break;
+			}
+		}
+	}
+	for (j = 0; j < r->nstarted && !rc; j++) {
+		const struct rs_case_note *l = &r->started[j];
+
+		if (matched[j])
+			continue;
+		snprintf(why, sizeof(why), "started %s and never ended: mmbench or the machine "
+			 "died while it ran", l->reason);
+		if (add_note(r, l->label, l->workload, l->kase, "died", why))
+			rc = set_err(s, "out of memory");
+	}
+	free(matched);
+	free_progress(r);
+	return rc;
 }
 
 const char *rs_run_side_name(const struct rs_set *s, const struct rs_run *r,

@@ -75,8 +75,12 @@ struct rs_run {
 	long nrows;
 	struct rs_case_note *notes;	/* in the order of the files */
 	int nnotes;
-	long ncases, nstarted;		/* rows of cases.csv, started.csv */
-	struct rs_case_note last_started;	/* reason: its start_time */
+	/* while loading: every started.csv row (reason: its start_time) and
+	 * every cases.csv row's "workload\tcase" */
+	struct rs_case_note *started;
+	int nstarted;
+	char **ended;
+	int nended;
 };
 
 struct rs_side {

@@ -207,6 +207,8 @@ host_meta()
 # record names the case that took the kernel down. duration_s runs from the
 # case's start (the guest's clock, UTC) to the end of QEMU; after a
 # --vm-idle-timeout that includes the silence. Prints "WORKLOAD [CASE]".
+# The lab's run directory is always new (demux), so the guest's last
+# started row is the one left over when started.csv has one row more.
 close_unfinished()
 {
 	local dir=$1 wd=$2 why=$3 ns nc row start t0 total dur=""
