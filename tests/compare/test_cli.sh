@@ -177,6 +177,17 @@ check "cases: skips are counted per side" \
 md=$("$MMCOMPARE" --markdown "$t/co/base" "$t/co/new" 2>&1)
 check "cases: the markdown table has the died case" \
 	grep -Fq '| new | **died** | w | x=2 | started 2025-01-01T00:00:09Z and never ended' <<<"$md"
+"$MMCOMPARE" --fail-on-regression "$t/co/base" "$t/co/new" >/dev/null 2>"$t/err"
+rc=$?
+check "cases: --fail-on-regression: a case that fails on BASE too is no regression (exit $rc)" \
+	test $rc -eq 0
+mkrun "$t/co/new2" new
+addrows "$t/co/new2" w "x=1" m ns lower 1 2 3
+printf '%s\n1,new,new,k,w,x=1,2025-01-01T00:00:00Z\n' "$sh" >"$t/co/new2/started.csv"
+"$MMCOMPARE" --fail-on-regression "$t/co/base" "$t/co/new2" >/dev/null 2>"$t/err"
+rc=$?
+check "cases: --fail-on-regression: a case that died on NEW only exits 3 (got $rc)" \
+	eval '[ $rc -eq 3 ] && grep -q "^mmcompare: new: died w \[x=1\]: started" "$t/err"'
 out=$("$MMCOMPARE" "$t/base/run1" "$t/new/run1" 2>&1)
 check "cases: no section when every case passed or no cases.csv exists" \
 	eval '! grep -q "Cases that did not pass" <<<"$out"'

@@ -1039,6 +1039,36 @@ static int check_meta(const struct rs_set *s, const struct cmp_meta *m, const st
 	return -1;
 }
 
+/*
+ * Cases that failed, timed out or died on a NEW side while BASE has no
+ * such outcome for them: a patch that crashes a case is a regression too,
+ * whatever the metrics of the cases that ran say. Listed on f; returns
+ * how many.
+ */
+static size_t new_failures(const struct rs_set *s, FILE *f)
+{
+	const struct rs_case_note *n, *b;
+	const struct rs_run *r, *rb;
+	int i, k, j, m;
+	size_t count = 0;
+	bool on_base;
+
+	for (i = 0, k = -1; (n = next_bad_note(s, &i, &k, &r));) {
+		if (r->side <= 0)	/* BASE, or a run without rows */
+			continue;
+		on_base = false;
+		for (j = 0, m = -1; !on_base && (b = next_bad_note(s, &j, &m, &rb));)
+			on_base = rb->side == 0 && !strcmp(b->workload, n->workload) &&
+				  !strcmp(b->kase, n->kase);
+		if (on_base)
+			continue;
+		fprintf(f, "mmcompare: %s: %s %s [%s]: %s\n", s->sides[r->side].name, n->status,
+			n->workload, n->kase, n->reason);
+		count++;
+	}
+	return count;
+}
+
 static int run(const struct opts *o, struct rs_set *s)
 {
 	struct cmp_meta m;
@@ -1064,6 +1094,11 @@ static int run(const struct opts *o, struct rs_set *s)
 		print_text(&c, &m, o, stdout);
 	timing("print");
 	rc = 0;
+	if (o->fail_on_regression && new_failures(s, stderr)) {
+		fprintf(stderr, "mmcompare: cases that failed on a NEW side and not on BASE "
+			"(listed above)\n");
+		rc = EXIT_REGRESSION;
+	}
 	if (o->fail_on_regression && c.nworse) {
 		fprintf(stderr, "mmcompare: %zu significant regression(s)\n", c.nworse);
 		rc = EXIT_REGRESSION;
