@@ -23,6 +23,10 @@ for side in 6.1.0-base:0 6.1.0-new:-50; do
 		$(seq_vals $((400 + d)) 1 5)
 done
 
+# The new kernel died in a case (started.csv has it, cases.csv not).
+printf 'schema,run_id,label,kernel,workload,case,start_time\n1,r,6.1.0-new,k,thpscale,threads=8,2025-01-01T00:10:00Z\n' \
+	>"$t/results/6.1.0-new/20250101-000000-host/started.csv"
+
 $entry 6.1.0-base 6.1.0-new >"$t/out" 2>"$t/err"
 rc=$?
 check "compare by label under the results root: exit 0" [ $rc -eq 0 ]
@@ -43,6 +47,10 @@ first_wl=$(grep -n '^## thpscale' "$md" | cut -d: -f1)
 check "report.md: the meta differences come first" \
 	eval '[ -n "$meta" ] && [ -n "$first_wl" ] && [ "$meta" -lt "$first_wl" ] &&
 	grep -q "^| kernel_cmdline | quiet 6.1.0-base | quiet 6.1.0-new | no |" "$md"'
+cases=$(grep -n '^## Cases that did not pass' "$md" | cut -d: -f1)
+check "report.md: the case the new kernel died in, after the meta facts" \
+	eval '[ -n "$cases" ] && [ "$meta" -lt "$cases" ] && [ "$cases" -lt "$first_wl" ] &&
+	grep -q "^| 6.1.0-new | \*\*died\*\* | thpscale | threads=8 | started 2025-01-01T00:10:00Z" "$md"'
 # Each workload section: its table, then its own plots, before the next section.
 sect() { awk -v h="## $1" '$0 == h { on = 1; next } on && /^## / { exit } on' "$md"; }
 check "report.md: thpscale's table is followed by thpscale's plots" \
