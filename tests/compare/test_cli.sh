@@ -171,7 +171,9 @@ check "cases: the text lists a failed case with its reason" \
 	grep -Eq '^  base +fail +w \[x=2\]: killed by signal 9 \(Killed\); OOM kill\?$' <<<"$out"
 check "cases: the text lists the case NEW died in, and only that one" \
 	eval 'grep -Eq "^  new +died +w \[x=2\]: started 2025-01-01T00:00:09Z and never ended" <<<"$out" &&
-	[ "$(grep -c " died " <<<"$out")" = 1 ]'
+	[ "$(grep -Ec "^  [a-z]+ +died " <<<"$out")" = 1 ]'
+check "cases: the summary line counts them" \
+	grep -q '^Summary: .*; 2 case(s) failed, timed out or died (listed at the top)\.$' <<<"$out"
 check "cases: skips are counted per side" \
 	grep -Eq '^  skipped: base 1 \(the reasons are in each run.s cases.csv\)$' <<<"$out"
 md=$("$MMCOMPARE" --markdown "$t/co/base" "$t/co/new" 2>&1)

@@ -649,6 +649,9 @@ static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 		       const struct opts *o, FILE *f)
 {
 	struct text_ctx t = { .cmp = cmp, .o = o, .f = f };
+	struct skip_count skips[2 * RS_MAX_SIDES];
+	int nskips;
+	size_t bad;
 
 	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
 	text_intro(cmp, o, f);
@@ -657,8 +660,12 @@ static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 	print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);
 	text_partial(cmp, f);
 	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
-		"significance claim (n<3), %zu on one side only.\n", cmp->nbetter,
+		"significance claim (n<3), %zu on one side only", cmp->nbetter,
 		cmp->nworse, cmp->ntoofew, cmp->npartial);
+	bad = case_notes(cmp->set, skips, &nskips);
+	if (bad)
+		fprintf(f, "; %zu case(s) failed, timed out or died (listed at the top)", bad);
+	fprintf(f, ".\n");
 }
 
 /* ------------------------------------------------------------ CSV */
