@@ -152,22 +152,28 @@ reaped:
 	kill(-pid, SIGKILL);
 }
 
+/*
+ * One row of cases.csv or started.csv: the row's identity, then fields
+ * f[6..n), written and synced at once (it must survive a crash).
+ */
+static void case_row(const struct mm_ctx *ctx, const char *file, const char *header,
+		     const char **f, int n)
+{
+	mm_row_ident(f, ctx->wl, ctx->c);
+	if (mm_csv_append_fields(file, header, f, n) < 0)
+		mm_logf("mmbench: cannot write %s: %s", file, strerror(errno));
+	mm_csv_sync();
+}
+
 static void record_case(const struct mm_ctx *ctx, const char *status,
 			const char *reason, int sig, double secs)
 {
 	char sigs[16], dur[32];
-	const char *f[10];
+	const char *f[10] = { [6] = status, [7] = reason, [8] = sigs, [9] = dur };
 
 	snprintf(sigs, sizeof(sigs), "%d", sig);
 	snprintf(dur, sizeof(dur), "%.3f", secs);
-	mm_row_ident(f, ctx->wl, ctx->c);
-	f[6] = status;
-	f[7] = reason;
-	f[8] = sigs;
-	f[9] = dur;
-	if (mm_csv_append_fields("cases.csv", MM_CASES_HEADER, f, 10) < 0)
-		mm_logf("mmbench: cannot write cases.csv: %s", strerror(errno));
-	mm_csv_sync();
+	case_row(ctx, "cases.csv", MM_CASES_HEADER, f, 10);
 }
 
 /*
@@ -180,14 +186,10 @@ static void record_start(const struct mm_ctx *ctx)
 {
 	char when[32];
 	time_t now = time(NULL);
-	const char *f[7];
+	const char *f[7] = { [6] = when };
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	mm_row_ident(f, ctx->wl, ctx->c);
-	f[6] = when;
-	if (mm_csv_append_fields("started.csv", MM_STARTED_HEADER, f, 7) < 0)
-		mm_logf("mmbench: cannot write started.csv: %s", strerror(errno));
-	mm_csv_sync();
+	case_row(ctx, "started.csv", MM_STARTED_HEADER, f, 7);
 }
 
 /* Wait for the child, honouring the timeout and our own signals. */

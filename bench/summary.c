@@ -37,9 +37,10 @@ struct reader {
 	struct row_acc *acc;
 	int nacc, cap;
 	int bad;
-	/* cases.csv, started.csv: "workload\tcase" of every row */
+	/* cases.csv: "workload\tcase" of every row; started.csv: the same
+	 * followed by "\tstart_time" */
 	long npass, nfail, nskip, ntimeout;
-	char **ended, **started, **start_time;
+	char **ended, **started;
 	int nended, nstarted;
 };
 
@@ -194,15 +195,12 @@ static void cases_row(struct reader *r)
 /* started.csv: schema,run_id,label,kernel,workload,case,start_time */
 static void started_row(struct reader *r)
 {
-	char key[4200];
-	int n = r->nstarted;
+	char row[6300];
 
 	if (r->nf < 7)
 		return;
-	snprintf(key, sizeof(key), "%s\t%s", r->f[4], r->f[5]);
-	if (push_str(&r->started, &r->nstarted, key) &&
-	    !push_str(&r->start_time, &n, r->f[6]))
-		free(r->started[--r->nstarted]);
+	snprintf(row, sizeof(row), "%s\t%s\t%s", r->f[4], r->f[5], r->f[6]);
+	push_str(&r->started, &r->nstarted, row);
 }
 
 /*
@@ -217,20 +215,25 @@ static int print_unfinished(struct reader *r)
 
 	if (!done)
 		return 0;
-	for (int i = 0; i < r->nended; i++)
+	for (int i = 0; i < r->nended; i++) {
+		size_t n = strlen(r->ended[i]);
+
 		for (int j = r->nstarted - 1; j >= 0; j--)
-			if (!done[j] && !strcmp(r->started[j], r->ended[i])) {
+			if (!done[j] && !strncmp(r->started[j], r->ended[i], n) &&
+			    r->started[j][n] == '\t') {
 				done[j] = true;
 				break;
 			}
+	}
 	for (int j = 0; j < r->nstarted; j++) {
-		char *tab = strchr(r->started[j], '\t');
+		char *wl = r->started[j], *kase = strchr(wl, '\t'), *when;
 
-		if (done[j] || !tab)
+		when = kase ? strchr(kase + 1, '\t') : NULL;
+		if (done[j] || !when)
 			continue;
-		printf("%-7s %.*s [%s]: started %s and never ended: mmbench or the machine "
-		       "died while it ran\n", "died", (int)(tab - r->started[j]), r->started[j],
-		       tab + 1, r->start_time[j]);
+		printf("%-7s %.*s [%.*s]: started %s and never ended: mmbench or the machine "
+		       "died while it ran\n", "died", (int)(kase - wl), wl,
+		       (int)(when - kase - 1), kase + 1, when + 1);
 		left++;
 	}
 	free(done);
@@ -255,7 +258,6 @@ static void print_cases(const char *dir, struct reader *r)
 	printf("\n");
 	free_strs(r->ended, r->nended);
 	free_strs(r->started, r->nstarted);
-	free_strs(r->start_time, r->nstarted);
 }
 
 static bool has_file(const char *dir, const char *name)

@@ -620,7 +620,8 @@ static const struct rs_case_note *next_bad_note(const struct rs_set *s, int *run
 	return NULL;
 }
 
-static void text_cases(const struct rs_set *s, FILE *f)
+/* Returns how many cases failed, timed out or died (for the summary). */
+static size_t text_cases(const struct rs_set *s, FILE *f)
 {
 	struct skip_count skips[2 * RS_MAX_SIDES];
 	const struct rs_case_note *n;
@@ -629,7 +630,7 @@ static void text_cases(const struct rs_set *s, FILE *f)
 	size_t bad = case_notes(s, skips, &nskips);
 
 	if (!bad && !nskips)
-		return;
+		return 0;
 	for (i = 0; i < s->nsides; i++)
 		w = max_int(w, strlen(s->sides[i].name));
 	fprintf(f, "Cases that did not pass (cases.csv, started.csv):\n");
@@ -643,26 +644,24 @@ static void text_cases(const struct rs_set *s, FILE *f)
 		fprintf(f, " (the reasons are in each run's cases.csv)\n");
 	}
 	fputc('\n', f);
+	return bad;
 }
 
 static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 		       const struct opts *o, FILE *f)
 {
 	struct text_ctx t = { .cmp = cmp, .o = o, .f = f };
-	struct skip_count skips[2 * RS_MAX_SIDES];
-	int nskips;
 	size_t bad;
 
 	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
 	text_intro(cmp, o, f);
 	print_meta_text(cmp->set, m, f, o->force);
-	text_cases(cmp->set, f);
+	bad = text_cases(cmp->set, f);
 	print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);
 	text_partial(cmp, f);
 	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
 		"significance claim (n<3), %zu on one side only", cmp->nbetter,
 		cmp->nworse, cmp->ntoofew, cmp->npartial);
-	bad = case_notes(cmp->set, skips, &nskips);
 	if (bad)
 		fprintf(f, "; %zu case(s) failed, timed out or died (listed at the top)", bad);
 	fprintf(f, ".\n");

@@ -228,7 +228,7 @@ static void free_progress(struct rs_run *r)
 	for (i = 0; i < r->nstarted; i++)
 		note_free(&r->started[i]);
 	for (i = 0; i < r->nended; i++)
-		free(r->ended[i]);
+		note_free(&r->ended[i]);
 	free(r->started);
 	free(r->ended);
 	r->started = NULL;
@@ -1061,7 +1061,8 @@ static int cases_row(struct csvt *t)
 	struct rs_run *r = &t->s->runs[t->run];
 	static const char *const known[] = { "pass", "fail", "skip", "timeout", NULL };
 	const char *st = fld(t, K_STATUS);
-	char b[64], **ended;
+	struct rs_case_note *n;
+	char b[64];
 	int i;
 
 	if (check_schema(t, K_SCHEMA) || check_nonempty(t, K_WORKLOAD, "workload") ||
@@ -1072,15 +1073,11 @@ static int cases_row(struct csvt *t)
 	if (!known[i])
 		return ct_err(t, "status '%s' is not pass, fail, skip or timeout",
 			      show(t, K_STATUS, b, sizeof(b)));
-	ended = realloc(r->ended, (r->nended + 1) * sizeof(*ended));
-	if (!ended)
+	n = push_note(&r->ended, &r->nended);
+	if (!n || note_set(n, fld(t, K_LABEL), fld(t, K_WORKLOAD), fld(t, K_CASE), st,
+			   fld(t, K_REASON)))
 		return ct_err(t, "out of memory");
-	r->ended = ended;
-	if (asprintf(&ended[r->nended], "%s\t%s", fld(t, K_WORKLOAD), fld(t, K_CASE)) < 0)
-		return ct_err(t, "out of memory");
-	r->nended++;
-	if (i && add_note(r, fld(t, K_LABEL), fld(t, K_WORKLOAD), fld(t, K_CASE), st,
-			  fld(t, K_REASON)))
+	if (i && add_note(r, n->label, n->workload, n->kase, n->status, n->reason))
 		return ct_err(t, "out of memory");
 	return 0;
 }
@@ -1110,16 +1107,15 @@ static int started_row(struct csvt *t)
 static int note_unfinished(struct rs_set *s, struct rs_run *r)
 {
 	bool *matched = calloc(r->nstarted + 1, sizeof(*matched));
-	char why[300], key[8192];
+	char why[300];
 	int i, j, rc = 0;
 
 	if (!matched)
 		return set_err(s, "out of memory");
 	for (i = 0; i < r->nended; i++) {
 		for (j = r->nstarted - 1; j >= 0; j--) {
-			snprintf(key, sizeof(key), "%s\t%s", r->started[j].workload,
-				 r->started[j].kase);
-			if (!matched[j] && !strcmp(key, r->ended[i])) {
+			if (!matched[j] && !strcmp(r->started[j].kase, r->ended[i].kase) &&
+			    !strcmp(r->started[j].workload, r->ended[i].workload)) {
 				matched[j] = true;
 				break;
 			}

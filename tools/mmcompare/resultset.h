@@ -76,11 +76,9 @@ struct rs_run {
 	struct rs_case_note *notes;	/* in the order of the files */
 	int nnotes;
 	/* while loading: every started.csv row (reason: its start_time) and
-	 * every cases.csv row's "workload\tcase" */
-	struct rs_case_note *started;
-	int nstarted;
-	char **ended;
-	int nended;
+	 * every cases.csv row */
+	struct rs_case_note *started, *ended;
+	int nstarted, nended;
 };
 
 struct rs_side {

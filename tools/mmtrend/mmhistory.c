@@ -1158,6 +1158,35 @@ static int cmd_ledger_list(int argc, char **argv, bool runs)
 
 /* ------------------------------------------------------------ main */
 
+static int cmd_ledger_open(int argc, char **argv)
+{
+	return cmd_ledger_list(argc, argv, false);
+}
+
+static int cmd_ledger_runs(int argc, char **argv)
+{
+	return cmd_ledger_list(argc, argv, true);
+}
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "append", cmd_append },
+	{ "check", cmd_check },
+	{ "select", cmd_select },
+	{ "expired", cmd_expired },
+	{ "drop", cmd_drop },
+	{ "runs", cmd_runs },
+	{ "meta-add", cmd_meta_add },
+	{ "meta-get", cmd_meta_get },
+	{ "digest", cmd_digest },
+	{ "ledger-update", cmd_ledger_update },
+	{ "ledger-open", cmd_ledger_open },
+	{ "ledger-runs", cmd_ledger_runs },
+	{ NULL, NULL },
+};
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -1172,29 +1201,8 @@ int main(int argc, char **argv)
 	}
 	argc--;
 	argv++;
-	if (!strcmp(cmd, "append"))
-		return cmd_append(argc, argv);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc, argv);
-	if (!strcmp(cmd, "select"))
-		return cmd_select(argc, argv);
-	if (!strcmp(cmd, "expired"))
-		return cmd_expired(argc, argv);
-	if (!strcmp(cmd, "drop"))
-		return cmd_drop(argc, argv);
-	if (!strcmp(cmd, "runs"))
-		return cmd_runs(argc, argv);
-	if (!strcmp(cmd, "meta-add"))
-		return cmd_meta_add(argc, argv);
-	if (!strcmp(cmd, "meta-get"))
-		return cmd_meta_get(argc, argv);
-	if (!strcmp(cmd, "digest"))
-		return cmd_digest(argc, argv);
-	if (!strcmp(cmd, "ledger-update"))
-		return cmd_ledger_update(argc, argv);
-	if (!strcmp(cmd, "ledger-open"))
-		return cmd_ledger_list(argc, argv, false);
-	if (!strcmp(cmd, "ledger-runs"))
-		return cmd_ledger_list(argc, argv, true);
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(cmd, c->name))
+			return c->fn(argc, argv);
 	return die_usage("unknown command '%s' (see mmhistory --help)", cmd);
 }
