@@ -80,6 +80,8 @@ extern char mm_last_error[512];
 	"schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s"
 #define MM_STARTED_HEADER \
 	"schema,run_id,label,kernel,workload,case,start_time"
+#define MM_METRICS_HEADER \
+	"schema,workload,metric,unit,better,role,timed,claim"
 #define MM_SAMPLES_HEADER \
 	"schema,run_id,label,kernel,workload,case,iteration,task,class,value_ns"
 

@@ -181,12 +181,170 @@ void mm_row_ident(const char **f, const struct workload *wl,
 	f[5] = mm_case_string(c);
 }
 
+/* ---- metrics.csv: each (workload, metric) of the run once, with its role */
+
+static struct {
+	pid_t pid;
+	char **keys;		/* "workload\nmetric" */
+	size_t n, cap;
+} seen;
+
+static int seen_add(const char *wl, const char *metric)
+{
+	char **k, *key;
+
+	if (seen.n == seen.cap) {
+		k = realloc(seen.keys, (seen.cap * 2 + 64) * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		seen.keys = k;
+		seen.cap = seen.cap * 2 + 64;
+	}
+	if (asprintf(&key, "%s\n%s", wl, metric) < 0)
+		return -ENOMEM;
+	seen.keys[seen.n++] = key;
+	return 0;
+}
+
+static bool seen_has(const char *wl, const char *metric)
+{
+	size_t wl_len = strlen(wl);
+
+	for (size_t i = 0; i < seen.n; i++)
+		if (!strncmp(seen.keys[i], wl, wl_len) && seen.keys[i][wl_len] == '\n' &&
+		    !strcmp(seen.keys[i] + wl_len + 1, metric))
+			return true;
+	return false;
+}
+
+struct seen_parse {
+	int col;
+	char wl[128], metric[256];
+	bool header;
+};
+
+static void seen_field(void *s, size_t len, void *arg)
+{
+	struct seen_parse *p = arg;
+
+	if (p->col == 1)
+		snprintf(p->wl, sizeof(p->wl), "%.*s", (int)len, (const char *)s);
+	else if (p->col == 2)
+		snprintf(p->metric, sizeof(p->metric), "%.*s", (int)len, (const char *)s);
+	p->col++;
+}
+
+static void seen_row(int c, void *arg)
+{
+	struct seen_parse *p = arg;
+
+	(void)c;
+	if (!p->header && p->col >= 3)
+		seen_add(p->wl, p->metric);
+	p->header = false;
+	p->col = 0;
+}
+
+/*
+ * The metrics an earlier case of this run already listed (a run directory
+ * is appended to by one case child after another): read once per process.
+ */
+static void seen_load(void)
+{
+	struct seen_parse sp = { .header = true };
+	struct csv_parser p;
+	char path[4200], buf[8192];
+	size_t n;
+	FILE *f;
+
+	if (seen.pid == getpid())
+		return;
+	for (size_t i = 0; i < seen.n; i++)
+		free(seen.keys[i]);
+	seen.n = 0;
+	seen.pid = getpid();
+	snprintf(path, sizeof(path), "%s/metrics.csv", mm_run.dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (csv_init(&p, CSV_APPEND_NULL) == 0) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			if (csv_parse(&p, buf, n, seen_field, seen_row, &sp) != n)
+				break;
+		csv_fini(&p, seen_field, seen_row, &sp);
+		csv_free(&p);
+	}
+	fclose(f);
+}
+
+/* Units that say the value comes from the clock: times and rates per second. */
+static bool unit_timed(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return !strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
+	       !strcmp(unit, "s") || (n > 2 && !strcmp(unit + n - 2, "/s"));
+}
+
+static const struct mm_metric *metric_find(const struct workload *wl, const char *metric)
+{
+	const struct mm_metric *m;
+
+	for (m = wl->metrics; m && m->name; m++)
+		if (!strcmp(m->name, metric))
+			return m;
+	return NULL;
+}
+
+static int metric_declare(const struct workload *wl, const char *metric,
+			  const char *unit, enum mm_better better, enum mm_role role,
+			  bool timed, const char *claim)
+{
+	const char *f[8];
+	int ret;
+
+	seen_load();
+	if (seen_has(wl->name, metric))
+		return 0;
+	f[0] = schema_str;
+	f[1] = wl->name;
+	f[2] = metric;
+	f[3] = unit;
+	f[4] = better_str(better);
+	f[5] = role == MM_EVIDENCE ? "evidence" : "context";
+	f[6] = timed ? "1" : "0";
+	f[7] = claim ? claim : "";
+	ret = mm_csv_append_fields("metrics.csv", MM_METRICS_HEADER, f, 8);
+	if (ret == 0)
+		ret = seen_add(wl->name, metric);
+	return ret;
+}
+
 int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 	    const char *unit, enum mm_better better)
 {
+	return mm_emit_role(ctx, metric, value, unit, better, MM_CONTEXT, NULL);
+}
+
+int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
+		 const char *unit, enum mm_better better, enum mm_role role,
+		 const char *claim)
+{
+	const struct mm_metric *m = metric_find(ctx->wl, metric);
+	bool timed = unit_timed(unit);
 	char iter[16], val[64];
 	const char *f[11];
+	int ret;
 
+	if (m) {
+		better = m->better;
+		role = m->role;
+		timed |= m->timed;
+		claim = m->claim;
+	}
+	ret = metric_declare(ctx->wl, metric, unit, better, role, timed, claim);
+	if (ret)
+		return ret;
 	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
 	snprintf(val, sizeof(val), "%.12g", value);
 	mm_row_ident(f, ctx->wl, ctx->c);

@@ -97,9 +97,38 @@ struct mm_ctx {
 
 enum mm_better { MM_LOWER, MM_HIGHER, MM_INFO };
 
-/* Append one row for the current iteration. Returns 0 or -errno. */
+/*
+ * A workload's metric table (struct workload .metrics). It names the
+ * metrics that carry the experiment's claim (MM_EVIDENCE: a comparison
+ * shows them first, judged in the direction given here) and the metrics
+ * whose value comes from the clock although the unit does not say so (a
+ * ratio of two phase times: .timed). A metric not listed is context; its
+ * unit tells whether it is timed (ns, us, ms, s, or a rate per second).
+ * The core writes every emitted metric's role to the run's metrics.csv,
+ * so the compare tools need no knowledge of workloads.
+ */
+enum mm_role { MM_CONTEXT, MM_EVIDENCE };
+
+struct mm_metric {
+	const char *name;	/* the exact metric name mm_emit() is given */
+	enum mm_better better;
+	enum mm_role role;
+	bool timed;		/* derived from clock time (emulated in a TCG guest) */
+	const char *claim;	/* evidence: what the patch posting claims, one line */
+};
+
+#define MM_METRIC_END { .name = NULL }
+
+/*
+ * Append one row for the current iteration. Returns 0 or -errno. A metric
+ * in the workload's metric table takes its direction and role from there.
+ */
 int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 	    const char *unit, enum mm_better better);
+/* mm_emit() with the role of a metric the workload's table does not list. */
+int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
+		 const char *unit, enum mm_better better, enum mm_role role,
+		 const char *claim);
 /*
  * One raw sample (samples.csv; for latency CDFs): task number, class
  * ("base", "huge", ...) and a value in ns. Not written for warm-ups.
@@ -127,6 +156,7 @@ struct workload {
 	const char *name;
 	const char *desc;		/* one line */
 	const struct mm_param *params;	/* terminated by MM_PARAM_END */
+	const struct mm_metric *metrics; /* MM_METRIC_END; evidence first */
 	unsigned int needs;		/* enum mm_need bits, for `list` */
 	/* what still runs where `needs` is not met ("trigger=compact runs
 	 * on one node"), for `list` and `info`; optional */
@@ -280,7 +310,8 @@ int mm_pin_self(int idx);
  * Mark the measured phase of an iteration. Core services that must cover
  * exactly that phase (kernel function call counts from `--probe`) start in
  * mm_measure_begin() and stop in mm_measure_end(), which also emits their
- * rows: calls:FUNC (info) and calls_per_UNIT:FUNC = calls / units (info).
+ * rows: calls:FUNC (info) and calls_per_UNIT:FUNC = calls / units (lower,
+ * evidence: kernel work per unit).
  * units/unit_name: the workload's unit of work (migrated pages, faults).
  */
 void mm_measure_begin(struct mm_ctx *ctx);

@@ -524,7 +524,10 @@ static void emit_calls(struct mm_ctx *ctx, const struct probe_fn *f,
 	}
 	snprintf(m, sizeof(m), "calls_per_%s:%s", unit_name, f->name);
 	snprintf(u, sizeof(u), "calls/%s", unit_name);
-	mm_emit(ctx, m, (double)calls / units, u, MM_INFO);
+	/* Calls per unit of work measure kernel work: judged, fewer is better,
+	 * and the evidence the user asked for by naming the function. */
+	mm_emit_role(ctx, m, (double)calls / units, u, MM_LOWER, MM_EVIDENCE,
+		     "kernel calls per unit of work (--probe): fewer is less work");
 }
 
 void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name)
