@@ -46,6 +46,8 @@ static void usage(FILE *f)
 	      "      --meta KEY=VAL   add or override a fact in meta.csv\n"
 	      "      --mirror PATH    copy every output line to PATH as\n"
 	      "                       '@@MM FILE LINE' (VM lab serial port)\n"
+	      "      --dry-run        print the cases as CSV (workload,case,\n"
+	      "                       iterations,warmups) and exit; nothing runs\n"
 	      "  -v, --verbose        log restored settings\n"
 	      "exit status: 0 ran, 1 a case failed, 2 usage error, 4 all skipped\n",
 	      f);
@@ -135,7 +137,7 @@ static int cmd_info(const char *name)
 
 struct run_opts {
 	struct mm_opts o;
-	bool iter_set, warm_set;
+	bool iter_set, warm_set, dry_run;
 	const char *out, *root, *label, *mirror, *probe;
 	char *meta[MAX_META];
 	int nmeta;
@@ -166,7 +168,7 @@ static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_ROOT = 256, OPT_LABEL, OPT_TIMEOUT, OPT_PROBE, OPT_META, OPT_MIRROR,
-       OPT_SET };
+       OPT_SET, OPT_DRY_RUN };
 
 static const struct option long_opts[] = {
 	{ "iterations", required_argument, NULL, 'i' },
@@ -180,6 +182,7 @@ static const struct option long_opts[] = {
 	{ "meta", required_argument, NULL, OPT_META },
 	{ "mirror", required_argument, NULL, OPT_MIRROR },
 	{ "set", required_argument, NULL, OPT_SET },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -243,6 +246,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 			case OPT_ROOT: ro->root = optarg; break;
 			case OPT_LABEL: ro->label = optarg; break;
 			case OPT_MIRROR: ro->mirror = optarg; break;
+			case OPT_DRY_RUN: ro->dry_run = true; break;
 			case OPT_PROBE:
 				/* Checked now: a bad name must not create a run dir. */
 				if (mm_probe_set(optarg) < 0)
@@ -422,6 +426,50 @@ static void progress(int done, int total, uint64_t t0, const char *what)
 	}
 }
 
+/* One CSV field on stdout, quoted when it holds a quote, comma or newline. */
+static void put_field(const char *v, const char *sep)
+{
+	if (strpbrk(v, "\",\r\n")) {
+		putchar('"');
+		for (; *v; v++) {
+			if (*v == '"')
+				putchar('"');
+			putchar(*v);
+		}
+		putchar('"');
+	} else {
+		fputs(v, stdout);
+	}
+	fputs(sep, stdout);
+}
+
+/*
+ * --dry-run: the cases the run would run, in order, as CSV on stdout. The
+ * VM lab's guest prints it before the run: the host learns the number of
+ * cases from the guest's own expansion (cpus, defaults sized to its memory).
+ */
+static int dry_run(struct plan *plans, int nplans, struct run_opts *ro)
+{
+	puts("workload,case,iterations,warmups");
+	for (int i = 0; i < nplans; i++) {
+		int it = ro->iter_set ? ro->o.iterations : plans[i].iterations;
+		int wu = ro->warm_set ? ro->o.warmups : plans[i].warmups;
+
+		for (int k = 0; k < plans[i].pl.ncases; k++) {
+			struct mm_case *c = malloc(sizeof(*c));
+
+			if (!c)
+				return MM_FAIL;
+			mm_plist_case(&plans[i].pl, k, c);
+			put_field(plans[i].pl.wl->name, ",");
+			put_field(mm_case_string(c), ",");
+			printf("%d,%d\n", it, wu);
+			free(c);
+		}
+	}
+	return fflush(stdout) ? MM_FAIL : MM_PASS;
+}
+
 /* Run every case of every plan; returns the exit status of the run. */
 static int execute(struct plan *plans, int nplans, struct run_opts *ro)
 {
@@ -515,7 +563,13 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "mmbench run: unexpected argument '%s'\n", argv[idx + 1]);
 		goto out;
 	}
-	if (plan_expand(pn) < 0 || setup_run(&ro, argc, argv) < 0)
+	if (plan_expand(pn) < 0)
+		goto out;
+	if (ro.dry_run) {
+		ret = dry_run(pn, 1, &ro);
+		goto out;
+	}
+	if (setup_run(&ro, argc, argv) < 0)
 		goto out;
 	ret = execute(pn, 1, &ro);
 out:
@@ -614,6 +668,10 @@ static int cmd_suite(int argc, char **argv)
 	idx = 1;
 	if (load_suite(argv[idx], plans, &nplans, &ro) < 0)
 		goto out;
+	if (ro.dry_run) {
+		ret = dry_run(plans, nplans, &ro);
+		goto out;
+	}
 	if (setup_run(&ro, argc, argv) < 0)
 		goto out;
 	ret = execute(plans, nplans, &ro);
