@@ -16,7 +16,7 @@ const char *cmp_verdict_str(enum cmp_verdict v)
 	static const char *const names[] = {
 		[CMP_BASE] = "base", [CMP_BETTER] = "better", [CMP_WORSE] = "worse",
 		[CMP_SAME] = "same", [CMP_INFO] = "info", [CMP_TOO_FEW] = "too_few",
-		[CMP_MISSING] = "missing",
+		[CMP_MISSING] = "missing", [CMP_EMULATED] = "emulated",
 	};
 
 	return names[v];
@@ -61,27 +61,111 @@ static bool is_better(enum rs_better better, const struct cmp_cell *c)
 {
 	if (c->pct_ok && c->pct != 0)
 		return c->pct > 0;
-	return better == RS_LOWER ? c->w.diff < 0 : c->w.diff > 0;
+	return better == RS_LOWER ? c->diff < 0 : c->diff > 0;
 }
 
-static void judge(const struct cmp *cmp, const struct rs_line *l,
+/* Every value of the side the same (counts under the VM lab often are). */
+static bool no_variance(const struct st_summary *s)
+{
+	return s->n >= CMP_MIN_N && s->min == s->max;
+}
+
+/*
+ * Everything but the significance, which needs the whole family of judged
+ * cells (apply_correction()). A change between two sides without any
+ * variance is certain: exact, p = 0; no change between them, p = 1.
+ */
+static void judge(const struct cmp *cmp, int side, const struct rs_line *l,
 		  const struct cmp_cell *base, struct cmp_cell *c)
 {
 	pct_change(l->better, base->sum.mean, c->sum.mean, c);
+	c->diff = c->sum.amean - base->sum.amean;
 	st_welch(&base->sum, &c->sum, cmp->alpha, &c->w);
+	c->emulated = l->timed && (cmp->emulated[0] || cmp->emulated[side]);
 	if (l->better == RS_INFO) {
 		c->verdict = CMP_INFO;
+		return;
+	}
+	if (c->emulated && !cmp->opts.judge_emulated) {
+		c->verdict = CMP_EMULATED;
 		return;
 	}
 	if (base->sum.n < CMP_MIN_N || c->sum.n < CMP_MIN_N) {
 		c->verdict = CMP_TOO_FEW;
 		return;
 	}
-	c->significant = c->w.ok && c->w.p < cmp->alpha;
-	if (!c->significant)
-		c->verdict = CMP_SAME;
-	else
-		c->verdict = is_better(l->better, c) ? CMP_BETTER : CMP_WORSE;
+	c->judged = true;
+	c->verdict = CMP_SAME;
+	if (no_variance(&base->sum) && no_variance(&c->sum)) {
+		c->exact = true;
+		c->p_ok = true;
+		c->w.p = c->p_adj = base->sum.min == c->sum.min ? 1 : 0;
+	} else if (c->w.ok && c->w.t_ok) {
+		c->p_ok = true;
+		c->p_adj = c->w.p;
+	}
+}
+
+static int p_cmp(const void *a, const void *b)
+{
+	const struct cmp_cell *x = *(struct cmp_cell *const *)a;
+	const struct cmp_cell *y = *(struct cmp_cell *const *)b;
+
+	return x->w.p < y->w.p ? -1 : x->w.p > y->w.p;
+}
+
+/*
+ * Benjamini-Hochberg over every judged cell with a p: sorted by p, the
+ * adjusted p of rank k (1-based) of m is min over j >= k of p_j * m / j,
+ * capped at 1. Significant: adjusted p < alpha, which keeps the expected
+ * share of false discoveries among the significant cells below alpha.
+ */
+static int apply_correction(struct cmp *c)
+{
+	struct cmp_cell **v;
+	size_t n = 0, i, k;
+	double run = 1;
+
+	for (i = 0; i < c->nrows; i++)
+		for (k = 1; k < (size_t)c->nsides; k++)
+			n += c->rows[i].cell[k].judged && c->rows[i].cell[k].p_ok;
+	c->nfamily = n;
+	if (c->opts.correction == CMP_BH && n > 1) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return -1;
+		n = 0;
+		for (i = 0; i < c->nrows; i++)
+			for (k = 1; k < (size_t)c->nsides; k++)
+				if (c->rows[i].cell[k].judged && c->rows[i].cell[k].p_ok)
+					v[n++] = &c->rows[i].cell[k];
+		qsort(v, n, sizeof(*v), p_cmp);
+		for (i = n; i-- > 0;) {
+			double adj = v[i]->w.p * (double)n / (double)(i + 1);
+
+			run = adj < run ? adj : run;
+			v[i]->p_adj = run;
+		}
+		free(v);
+	}
+	for (i = 0; i < c->nrows; i++) {
+		for (k = 1; k < (size_t)c->nsides; k++) {
+			struct cmp_cell *cell = &c->rows[i].cell[k];
+
+			if (!cell->judged || !cell->p_ok)
+				continue;
+			cell->significant = cell->p_adj < c->alpha;
+			if (cell->significant)
+				cell->verdict = is_better(c->rows[i].line->better, cell) ?
+						CMP_BETTER : CMP_WORSE;
+		}
+	}
+	return 0;
+}
+
+const char *cmp_correction_str(enum cmp_correction c)
+{
+	return c == CMP_BH ? "Benjamini-Hochberg" : "none";
 }
 
 static void count(struct cmp *c, const struct cmp_row *r)
@@ -91,9 +175,23 @@ static void count(struct cmp *c, const struct cmp_row *r)
 	if (r->partial)
 		c->npartial++;
 	for (i = 1; i < c->nsides; i++) {
-		c->nbetter += r->cell[i].verdict == CMP_BETTER;
-		c->nworse += r->cell[i].verdict == CMP_WORSE;
-		c->ntoofew += r->cell[i].verdict == CMP_TOO_FEW;
+		enum cmp_verdict v = r->cell[i].verdict;
+
+		c->nbetter += v == CMP_BETTER;
+		c->nworse += v == CMP_WORSE;
+		c->nsame += v == CMP_SAME;
+		c->ntoofew += v == CMP_TOO_FEW;
+		c->nemulated += v == CMP_EMULATED;
+		if (r->line->evidence) {
+			c->ev_better += v == CMP_BETTER;
+			c->ev_worse += v == CMP_WORSE;
+			c->ev_same += v == CMP_SAME;
+			c->ev_toofew += v == CMP_TOO_FEW;
+		}
+		if (!r->cell[i].present && r->cell[0].present && r->line->better != RS_INFO &&
+		    !(r->line->timed && (c->emulated[0] || c->emulated[i]) &&
+		      !c->opts.judge_emulated))
+			c->nmissing_new++;
 	}
 }
 
@@ -119,7 +217,7 @@ static void build_row(struct cmp *c, struct cmp_row *r)
 	r->cell[0].pct_ok = r->cell[0].present;
 	for (i = 1; i < c->nsides; i++)
 		if (r->cell[i].present && r->cell[0].present)
-			judge(c, l, &r->cell[0], &r->cell[i]);
+			judge(c, i, l, &r->cell[0], &r->cell[i]);
 		else
 			r->cell[i].verdict = CMP_MISSING;
 }
@@ -145,7 +243,6 @@ static void build_all(struct cmp *c)
 	struct build_part a = { c, 0, c->nrows / 2 }, b = { c, c->nrows / 2, c->nrows };
 	bool threaded = c->nrows >= 4096 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	pthread_t tid;
-	size_t i;
 
 	if (threaded && pthread_create(&tid, NULL, build_rows, &b))
 		threaded = false;
@@ -154,17 +251,38 @@ static void build_all(struct cmp *c)
 	build_rows(&a);
 	if (threaded)
 		pthread_join(tid, NULL);
-	for (i = 0; i < c->nrows; i++)
-		count(c, &c->rows[i]);
+}
+
+/* A side ran in a QEMU TCG guest if any of its runs says vm_accel=tcg. */
+static void find_emulated(struct cmp *c)
+{
+	const char *v;
+	int i;
+
+	for (i = 0; i < c->set->nruns; i++) {
+		const struct rs_run *r = &c->set->runs[i];
+
+		v = r->side >= 0 ? rs_meta_get(r, "vm_accel") : NULL;
+		if (v && !strcmp(v, "tcg"))
+			c->emulated[r->side] = true;
+	}
 }
 
 int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
+{
+	struct cmp_opts o = { .alpha = alpha, .correction = CMP_BH };
+
+	return cmp_build_opts(c, s, &o);
+}
+
+int cmp_build_opts(struct cmp *c, struct rs_set *s, const struct cmp_opts *o)
 {
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	c->set = s;
-	c->alpha = alpha;
+	c->opts = *o;
+	c->alpha = o->alpha;
 	c->nsides = s->nsides;
 	c->nrows = s->nlines;
 	/* a cell is some 200 bytes: a million lines want huge pages */
@@ -177,7 +295,12 @@ int cmp_build(struct cmp *c, struct rs_set *s, double alpha)
 		c->rows[i].line = s->sorted[i];
 		c->rows[i].cell = &c->cells[i * s->nsides];
 	}
+	find_emulated(c);
 	build_all(c);
+	if (apply_correction(c))
+		return -1;
+	for (i = 0; i < c->nrows; i++)
+		count(c, &c->rows[i]);
 	return 0;
 }
 

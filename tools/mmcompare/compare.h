@@ -20,6 +20,19 @@ enum cmp_verdict {
 	CMP_INFO,	/* better=info: shown, not judged */
 	CMP_TOO_FEW,	/* fewer than CMP_MIN_N iterations on a side */
 	CMP_MISSING,	/* the line is absent on this side or on the base */
+	CMP_EMULATED,	/* a time from a QEMU TCG guest: shown, not judged */
+};
+
+/* How p-values are corrected for the many metrics one comparison judges. */
+enum cmp_correction {
+	CMP_BH,		/* Benjamini-Hochberg: false discovery rate (default) */
+	CMP_NONE,	/* raw p against alpha */
+};
+
+struct cmp_opts {
+	double alpha;
+	enum cmp_correction correction;
+	bool judge_emulated;	/* judge times from TCG guests too */
 };
 
 struct cmp_cell {
@@ -28,6 +41,13 @@ struct cmp_cell {
 	bool pct_ok;
 	double pct;	/* % change vs base; positive = better (info: raw) */
 	struct st_welch w;
+	double diff;		/* mean - base mean (the absolute change) */
+	bool exact;		/* no variance on either side, n >= CMP_MIN_N: the
+				 * change (or its absence) is certain, p = 0 */
+	bool emulated;		/* timed, and this side or the base ran under TCG */
+	bool judged;		/* counted in the verdict and the FDR family */
+	double p_adj;		/* corrected p (valid when p_ok) */
+	bool p_ok;		/* p and p_adj are set (Welch or exact) */
 	bool significant;
 	enum cmp_verdict verdict;
 };
@@ -42,15 +62,26 @@ struct cmp_row {
 struct cmp {
 	struct rs_set *set;
 	double alpha;
+	struct cmp_opts opts;
+	bool emulated[RS_MAX_SIDES];	/* the side ran in a TCG guest */
+	size_t nfamily;		/* judged cells the correction ran over */
 	int nsides;
 	struct cmp_row *rows;	/* in rs_set.sorted order */
 	size_t nrows;
 	struct cmp_cell *cells;
 	struct big_buf rows_mem, cells_mem;	/* rows, cells */
-	size_t nbetter, nworse, ntoofew, npartial;
+	/* judged cells (evidence counted apart too), emulated cells */
+	size_t nbetter, nworse, ntoofew, npartial, nsame;
+	size_t ev_better, ev_worse, ev_same, ev_toofew;
+	size_t nemulated;
+	size_t nmissing_new;	/* judged lines on BASE absent on a NEW side */
 };
 
+/* Default options: Benjamini-Hochberg at alpha, emulated times not judged. */
 int cmp_build(struct cmp *c, struct rs_set *s, double alpha);
+int cmp_build_opts(struct cmp *c, struct rs_set *s, const struct cmp_opts *o);
+/* The correction's name for output: "Benjamini-Hochberg" or "none". */
+const char *cmp_correction_str(enum cmp_correction c);
 void cmp_free(struct cmp *c);
 const char *cmp_verdict_str(enum cmp_verdict v);
 const char *cmp_mean_name(const struct cmp_row *r);

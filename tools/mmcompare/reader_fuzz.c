@@ -36,7 +36,7 @@ static int add_run(struct rs_set *s, enum rs_kind kind, const uint8_t *buf, size
 		return -1;
 	static const char *const name[RS_NKINDS] = {
 		[RS_META] = "fuzz/meta.csv", [RS_SAMPLES_FILE] = "fuzz/samples.csv",
-		[RS_CASES] = "fuzz/cases.csv", [RS_STARTED] = "fuzz/started.csv",
+		[RS_CASES] = "fuzz/cases.csv", [RS_STARTED] = "fuzz/started.csv", [RS_METRICS] = "fuzz/metrics.csv",
 	};
 
 	return rs_parse_buf(s, kind, name[kind], buf, len, run);

@@ -270,6 +270,12 @@ void rs_free(struct rs_set *s)
 			free(s->runs[j].meta[k].value);
 		}
 		free(s->runs[j].meta);
+		for (int k = 0; k < s->runs[j].ndecls; k++) {
+			free(s->runs[j].decls[k].workload);
+			free(s->runs[j].decls[k].metric);
+			free(s->runs[j].decls[k].claim);
+		}
+		free(s->runs[j].decls);
 		for (int k = 0; k < s->runs[j].nnotes; k++)
 			note_free(&s->runs[j].notes[k]);
 		free(s->runs[j].notes);
@@ -378,6 +384,7 @@ enum { M_KEY, M_VALUE, M_NMETA };
 enum { K_SCHEMA, K_RUN_ID, K_LABEL, K_KERNEL, K_WORKLOAD, K_CASE, K_STATUS, K_REASON,
        K_NCASES };
 enum { T_SCHEMA, T_RUN_ID, T_LABEL, T_KERNEL, T_WORKLOAD, T_CASE, T_START, T_NSTARTED };
+enum { D_SCHEMA, D_WORKLOAD, D_METRIC, D_ROLE, D_TIMED, D_CLAIM, D_NDECL };
 
 static const char *const results_cols[] = {
 	"schema", "run_id", "label", "kernel", "workload", "case",
@@ -396,12 +403,18 @@ static const char *const started_cols[] = {
 	"schema", "run_id", "label", "kernel", "workload", "case", "start_time", NULL,
 };
 
+/* unit and better are in results.csv too: not read here */
+static const char *const metrics_cols[] = {
+	"schema", "workload", "metric", "role", "timed", "claim", NULL,
+};
+
 static const char *const *const kind_cols[RS_NKINDS] = {
 	[RS_RESULTS] = results_cols,
 	[RS_META] = meta_cols,
 	[RS_SAMPLES_FILE] = samples_cols,
 	[RS_CASES] = cases_cols,
 	[RS_STARTED] = started_cols,
+	[RS_METRICS] = metrics_cols,
 };
 
 struct csvt {
@@ -899,6 +912,9 @@ static int results_row(struct csvt *t)
 	    check_metric(t) || parse_value(t, C_VALUE, "value", &v) ||
 	    parse_better(t, &better))
 		return -1;
+	/* runs from before metrics.csv: --probe calls per unit were info */
+	if (better == RS_INFO && !strncmp(fld(t, C_METRIC), "calls_per_", 10))
+		better = RS_LOWER;
 	side = row_side(t, C_LABEL);
 	if (side < 0)
 		return -1;
@@ -1082,6 +1098,39 @@ static int cases_row(struct csvt *t)
 	return 0;
 }
 
+/* metrics.csv: each metric's role, once per run. */
+static int metrics_row(struct csvt *t)
+{
+	struct rs_run *r = &t->s->runs[t->run];
+	const char *role = fld(t, D_ROLE), *timed = fld(t, D_TIMED);
+	struct rs_decl *d;
+	char b[64];
+
+	if (check_schema(t, D_SCHEMA) || check_nonempty(t, D_WORKLOAD, "workload") ||
+	    check_nonempty(t, D_METRIC, "metric"))
+		return -1;
+	if (strcmp(role, "evidence") && strcmp(role, "context"))
+		return ct_err(t, "role '%s' is not evidence or context",
+			      show(t, D_ROLE, b, sizeof(b)));
+	if (strcmp(timed, "0") && strcmp(timed, "1"))
+		return ct_err(t, "timed '%s' is not 0 or 1", show(t, D_TIMED, b, sizeof(b)));
+	d = realloc(r->decls, (r->ndecls + 1) * sizeof(*d));
+	if (!d)
+		return ct_err(t, "out of memory");
+	r->decls = d;
+	d = &d[r->ndecls];
+	/* the run's own copies: a shard's string table does not outlive it */
+	d->workload = strdup(fld(t, D_WORKLOAD));
+	d->metric = strdup(fld(t, D_METRIC));
+	d->claim = fld_len(t, D_CLAIM) ? strdup(fld(t, D_CLAIM)) : NULL;
+	d->evidence = !strcmp(role, "evidence");
+	d->timed = !strcmp(timed, "1");
+	r->ndecls++;
+	if (!d->workload || !d->metric || (fld_len(t, D_CLAIM) && !d->claim))
+		return ct_err(t, "out of memory");
+	return 0;
+}
+
 /* started.csv: a row before each case ran. */
 static int started_row(struct csvt *t)
 {
@@ -1148,6 +1197,7 @@ static int (*const kind_row[RS_NKINDS])(struct csvt *) = {
 	[RS_SAMPLES_FILE] = samples_row,
 	[RS_CASES] = cases_row,
 	[RS_STARTED] = started_row,
+	[RS_METRICS] = metrics_row,
 };
 
 static int ct_open(struct csvt *t, struct csv_parser *p, struct rs_set *s,
@@ -1278,6 +1328,9 @@ static int load_run(struct rs_set *s, const char *results)
 		return -1;
 	snprintf(slash, sizeof(path) - (slash - path), "started.csv");
 	if (is_file(path) && parse_file(s, RS_STARTED, path, run))
+		return -1;
+	snprintf(slash, sizeof(path) - (slash - path), "metrics.csv");
+	if (is_file(path) && parse_file(s, RS_METRICS, path, run))
 		return -1;
 	if (note_unfinished(s, &s->runs[run]))
 		return -1;
@@ -1794,6 +1847,67 @@ static int group_workloads(struct rs_set *s)
 	return 0;
 }
 
+/* Units that say a value comes from the clock: times, rates per second. */
+static bool unit_timed(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return !strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
+	       !strcmp(unit, "s") || (n > 2 && !strcmp(unit + n - 2, "/s"));
+}
+
+static int decl_cmp(const void *a, const void *b)
+{
+	const struct rs_decl *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+/*
+ * Every run's metrics.csv into one sorted table (a metric is evidence or
+ * timed if any run says so), then each line's role from it. The strings of
+ * shards were interned in their own tables: compared by value.
+ */
+static int apply_decls(struct rs_set *s)
+{
+	struct rs_decl *all = NULL, key = { 0 }, *d;
+	size_t n = 0, i, k = 0;
+	int r, j;
+
+	for (r = 0; r < s->nruns; r++)
+		n += s->runs[r].ndecls;
+	if (n && !(all = malloc(n * sizeof(*all))))
+		return set_err(s, "out of memory");
+	for (r = 0; r < s->nruns; r++)
+		for (j = 0; j < s->runs[r].ndecls; j++)
+			all[k++] = s->runs[r].decls[j];
+	if (n)
+		qsort(all, n, sizeof(*all), decl_cmp);
+	for (i = 0, k = 0; i < n; i++) {
+		if (k && !decl_cmp(&all[k - 1], &all[i])) {
+			all[k - 1].evidence |= all[i].evidence;
+			all[k - 1].timed |= all[i].timed;
+			if (!all[k - 1].claim)
+				all[k - 1].claim = all[i].claim;
+			continue;
+		}
+		all[k++] = all[i];
+	}
+	for (i = 0; i < s->nlines; i++) {
+		struct rs_line *l = s->sorted[i];
+
+		key.workload = (char *)l->workload;
+		key.metric = (char *)l->metric;
+		d = k ? bsearch(&key, all, k, sizeof(*all), decl_cmp) : NULL;
+		l->timed = unit_timed(l->unit) || (d && d->timed);
+		l->evidence = d ? d->evidence : !strncmp(l->metric, "calls_per_", 10);
+		l->claim = d ? d->claim : NULL;
+	}
+	free(all);
+	return 0;
+}
+
 int rs_finish(struct rs_set *s)
 {
 	size_t i;
@@ -1808,6 +1922,8 @@ int rs_finish(struct rs_set *s)
 	for (i = 0; i < s->nlines; i++)
 		s->sorted[i] = &s->lines[i];
 	qsort(s->sorted, s->nlines, sizeof(*s->sorted), line_cmp);
+	if (apply_decls(s))
+		return -1;
 	if (group_workloads(s))
 		return set_err(s, "out of memory");
 	return 0;

@@ -31,7 +31,8 @@ enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
 #define RS_SAMPLES	(1u << 1)	/* also read samples.csv */
 
 /* Which schema file a buffer holds (rs_parse_buf). */
-enum rs_kind { RS_RESULTS, RS_META, RS_SAMPLES_FILE, RS_CASES, RS_STARTED, RS_NKINDS };
+enum rs_kind { RS_RESULTS, RS_META, RS_SAMPLES_FILE, RS_CASES, RS_STARTED, RS_METRICS,
+	       RS_NKINDS };
 
 struct rs_vals {
 	double *v;
@@ -48,11 +49,27 @@ struct rs_line {
 	struct rs_vals *vals;	/* [nvals], index = side */
 	int nvals;
 	char *name;		/* display name, set by rs_finish() */
+	/* set by rs_finish() from the runs' metrics.csv (rs_decl) */
+	bool evidence;		/* the workload's experiment evidence */
+	bool timed;		/* derived from clock time */
+	const char *claim;	/* evidence: the claim it tests, or NULL */
 	size_t next_hint;	/* the line that followed this one last time + 1 */
 };
 
 struct rs_kv {
 	char *key, *value;
+};
+
+/*
+ * A metrics.csv row: how the workload declared one of its metrics. A
+ * metric is evidence, or timed, if any run says so. Runs written before
+ * metrics.csv existed have none: there a metric is timed by its unit (ns,
+ * us, ms, s, or a rate per second), and calls_per_UNIT:FUNC rows from
+ * --probe are evidence, judged lower (they were better=info then).
+ */
+struct rs_decl {
+	char *workload, *metric, *claim;	/* claim may be NULL */
+	bool evidence, timed;
 };
 
 /*
@@ -72,6 +89,8 @@ struct rs_run {
 	bool has_meta;
 	struct rs_kv *meta;
 	int nmeta;
+	struct rs_decl *decls;	/* metrics.csv */
+	int ndecls;
 	long nrows;
 	struct rs_case_note *notes;	/* in the order of the files */
 	int nnotes;
