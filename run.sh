@@ -4,6 +4,8 @@
 #                                 quick suite on the running kernel
 #   ./run.sh --suite NAME|FILE --label L --iterations N --out ROOT
 #   ./run.sh --vm KERNEL [--vm-*] ...   the same inside a QEMU guest (tools/vm/lab)
+#   ./run.sh --vm A --vm B ...          a pair (or --vm-pair A,B): both guests,
+#                                       then the verdict of their comparison
 #   ./run.sh --vm-build TREE --patch F  build base+patched kernels, run, compare
 #   ./run.sh compare BASE NEW...        compare result sets (tools/compare-report)
 #   ./run.sh nightly CONFIG             the unattended nightly job (tools/nightly)
@@ -11,16 +13,19 @@ set -u
 top=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
-	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
 	cat <<'EOT'
 options:
-  --suite NAME|FILE   suite under bench/suites/ or a suite file (default: quick)
+  --suite NAME|FILE   suite under bench/suites/ or a suite file (default: quick,
+                      or an experiment: exp-pageout, exp-ad-bits, ...)
   --label LABEL       label of the run (default: the kernel release)
   --iterations N      measured iterations per case, overriding the suite
   --warmups N         warm-up iterations per case, overriding the suite
   --out ROOT          results root (default: ./results)
   --timeout SEC       per-case time limit (default 900)
   --probe F[,F]       count kernel function calls in measured phases
+VM lab options (--vm-*, --alpha, --force, --fail-on-regression, --no-compare):
+  tools/vm/lab --help
 EOT
 }
 

@@ -259,18 +259,20 @@ collect_run()
 	st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
 	vm_log "$rel: $(awk -F= '$1 != "accel" && $1 !~ /epoch/ { printf "%s%s %ss", s, $1, $2; s = ", " }' \
 		"$wd/timings" | sed 's/_s / /g'); $st"
+	run_why="its results channel could not be read back (tools/vm/demux)"
 	out=$("$VM_DIR/demux" "$wd/mirror.out" "$root" "${label:-$rel}" \
 		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || return 1
 	dir=$(sed -n 's/^dir=//p' <<<"$out")
 	gexit=$(sed -n 's/^exit=//p' <<<"$out")
 	cp "$wd/console.log" "$dir/vm-console.log"
 	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
-	dirs+=("$dir")
+	run_dir=$dir run_why=
 	if [ "$st" != ok ]; then
 		why="$st: $(cat "$wd/failure" 2>/dev/null)"
 		kase=$(close_unfinished "$dir" "$wd" "$why")
 		[ -n "$kase" ] && why="$why; during the case $kase (cases.csv)"
 		log_failure "$dir" "$wd" "$why"
+		run_why="the guest failed ($why)"
 		rc=1
 	else
 		rc=$gexit
@@ -278,22 +280,28 @@ collect_run()
 		case "$rc" in
 		0) echo "vm: guest $rel ran the suite and powered off" >>"$dir/run.log" ;;
 		4) echo "vm: every case was skipped in the guest (cases.csv)" >>"$dir/run.log" ;;
-		*) log_failure "$dir" "$wd" "mmbench in the guest exited $rc (see cases.csv)" ;;
+		*) log_failure "$dir" "$wd" "mmbench in the guest exited $rc (see cases.csv)"
+		   run_why="mmbench in the guest exited $rc (see cases.csv)" ;;
 		esac
 	fi
 	{ [ -s "$dir/results.csv" ] || [ -s "$dir/cases.csv" ]; } && "$mmbench_bin" summary "$dir"
 	return "$rc"
 }
 
+# run_one KERNEL LABEL: one guest; sets run_dir (empty when no run
+# directory came back: the kernel could not be fetched or booted) and
+# run_why (why the run failed, empty when it did not).
 run_one()
 {
 	local k=$1 label=$2 kd rel wd a rc img ent
 
+	run_dir= run_why="the kernel $k could not be fetched or read (see above)"
 	kd=$(resolve_kernel "$k") || return 1
 	rel=$(cat "$kd/release")
 	a=$(pick_accel "$kd/vmlinuz")
 	read -r img ent < <(boot_image "$kd")
 	[ -n "$img" ] || return 1
+	run_why="its initramfs could not be built (see above)"
 	wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
 	write_guest_config "$wd" "$kd" "$k" "$label" "$a" "$ent"
 	build_initramfs "$wd" "$kd" || { rm -rf "$wd"; return 1; }
@@ -302,7 +310,7 @@ run_one()
 		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
 		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" \
-		--idle-timeout "$idle_timeout" --quiet
+		--idle-timeout "$idle_timeout" --quiet --progress
 	collect_run "$wd" "$rel" "$label"
 	rc=$?
 	if [ "$keep" = 1 ]; then
