@@ -117,13 +117,15 @@ awk -F, 'NR > 1 && $5 == "mlock_mix" { v[$6, $8] = $9; k[$6] = 1 }
 	END {
 		for (c in k) {
 			if (v[c, "mlock_checks_passed"] != 2 || v[c, "rounds"] != 2) { print c ": checks"; bad = 1 }
-			if (v[c, "vmlck_kb"] != v[c, "mlocked_kb"] || v[c, "nr_mlock_change"] != 0 ||
+			if (!((c, "vmlck_kb") in v) || !((c, "nr_mlock_change") in v) || !((c, "unevictable_change_kb") in v) ||
+			    v[c, "vmlck_kb"] != v[c, "mlocked_kb"] || v[c, "nr_mlock_change"] != 0 ||
 			    v[c, "unevictable_change_kb"] != 0 || v[c, "global_counters_checked"] != 1) {
-				print c ": VmLck/nr_mlock/Unevictable"; bad = 1 }
-			if (v[c, "own_pages_mlock_lost"] != 0 || v[c, "own_pages_mlocked_evictable"] != 0 ||
-			    v[c, "own_pages_mlocked_by_mistake"] != 0 || v[c, "own_pages_mlock_lost"] == "") {
-				print c ": own pages"; bad = 1 }
-			if (index(c, "move_pages") && v[c, "not_migrated_pages"] != 0) { print c ": left behind"; bad = 1 }
+				print c ": VmLck/nr_mlock/Unevictable (or no row)"; bad = 1 }
+			if (!((c, "own_pages_mlock_lost") in v) || !((c, "own_pages_mlocked_evictable") in v) ||
+			    !((c, "own_pages_mlocked_by_mistake") in v) || v[c, "own_pages_mlock_lost"] != 0 ||
+			    v[c, "own_pages_mlocked_evictable"] != 0 || v[c, "own_pages_mlocked_by_mistake"] != 0) {
+				print c ": own pages (or no row)"; bad = 1 }
+			if (index(c, "move_pages") && (!((c, "not_migrated_pages") in v) || v[c, "not_migrated_pages"] != 0)) { print c ": left behind (or no row)"; bad = 1 }
 		}
 		exit bad
 	}' "$dir/results.csv" >"$t/why" &&

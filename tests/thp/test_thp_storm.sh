@@ -77,10 +77,10 @@ awk -F, -v regions=$regions '
 			if (!(v[k, "fault_both_p50"] <= v[k, "fault_both_p90"] && v[k, "fault_both_p90"] <= v[k, "fault_both_p99"] &&
 			      v[k, "fault_both_p99"] <= v[k, "fault_both_max"] && v[k, "fault_both_mean"] <= v[k, "fault_both_max"] &&
 			      v[k, "fault_both_p50"] > 0)) { print "latency order broken in " k; bad = 1 }
-			if (v[k, "classify_mismatch_smaps"] != 0) { print "smaps disagrees: " v[k, "classify_mismatch_smaps"]; bad = 1 }
+			if (!has[k, "classify_mismatch_smaps"] || v[k, "classify_mismatch_smaps"] != 0) { print "smaps disagrees or no row: " v[k, "classify_mismatch_smaps"]; bad = 1 }
 			if (has[k, "classify_mismatch_kpageflags"] && v[k, "classify_mismatch_kpageflags"] != 0) {
 				print "kpageflags disagrees: " v[k, "classify_mismatch_kpageflags"]; bad = 1 }
-			if (v[k, "frag_thp_left"] != 0) { print "THPs left in the fragmented memory: " v[k, "frag_thp_left"]; bad = 1 }
+			if (!has[k, "frag_thp_left"] || v[k, "frag_thp_left"] != 0) { print "THPs left in the fragmented memory, or no row: " v[k, "frag_thp_left"]; bad = 1 }
 		}
 		exit bad
 	}' "$res" >"$t/why" && pass "values: 0 < pct_huge <= 100, counters >= 0, thp_fault_alloc >= huge faults, classes confirmed" ||
