@@ -11,30 +11,43 @@ d=$(tmpdir)
 trap 'rm -rf "$d"' EXIT
 export MMBENCH=$FAKE FAKE_LINES="$(fake_lines 0)"
 r=$d/res
-ago() { date -u -d "@$(($(date +%s) - $1 * 86400))" +%Y-%m-%dT%H:%M:%SZ; }
-stamp() { date -d "@$(($(date +%s) - $1 * 86400))" +%Y%m%d-%H%M%S; }
-
-# old_run DAYS LABEL [HOST] [in-history]: a synthetic run with a history row.
+# Every synthetic run gets its own minute: two runs of one label and host
+# made within the same second must not share a directory.
+now=$(date +%s) nruns=0
+# old_run DAYS LABEL [HOST] [in-history]: a synthetic run (and its history
+# row) DAYS days and a few minutes ago; sets RUN to its run_dir. Called
+# directly, not in $(...): a failure must reach this shell's count.
 old_run() {
-	local days=$1 label=$2 h=${3:-$HOST} s
-	s=$(stamp "$days")
-	"$MMSYNTH" -o "$r/$label/$s-$h" --label "$label" --host "$h" --kernel "6.1.0-$days" \
+	local days=$1 label=$2 h=${3:-$HOST} t s
+	nruns=$((nruns + 1))
+	t=$((now - days * 86400 - nruns * 60))
+	s=$(date -d "@$t" +%Y%m%d-%H%M%S)
+	RUN=$label/$s-$h
+	if ! "$MMSYNTH" -o "$r/$RUN" --label "$label" --host "$h" --kernel "6.1.0-$days" \
 		--stamp "$s" --seed "$days" --line "pageout instances=1 loops_per_s loops/s higher 100 1" \
-		>/dev/null || fail "mmsynth $label $days"
-	[ "${4:-yes}" = yes ] && "$MMHISTORY" append "$r/history.csv" "date=$(ago "$days")" \
-		"host=$h" "label=$label" "kernel=6.1.0-$days" "run_dir=$label/$s-$h" status=ok duration_s=5
-	echo "$label/$s-$h"
+		>"$d/synth.err" 2>&1; then
+		fail "setup: mmsynth $RUN" "$(tail -n 2 "$d/synth.err")"
+		return 1
+	fi
+	[ "${4:-yes}" = yes ] || return 0
+	"$MMHISTORY" append "$r/history.csv" "date=$(date -u -d "@$t" +%Y-%m-%dT%H:%M:%SZ)" \
+		"host=$h" "label=$label" "kernel=6.1.0-$days" "run_dir=$RUN" status=ok duration_s=5 \
+		2>"$d/synth.err" || fail "setup: history row of $RUN" "$(cat "$d/synth.err")"
 }
+ago() { date -u -d "@$((now - $1 * 86400))" +%Y-%m-%dT%H:%M:%SZ; }
 
-old1=$(old_run 100 k1)
-base=$(old_run 95 base)
-named=$(old_run 90 k1)
-old2=$(old_run 85 k2)
+old_run 100 k1; old1=$RUN
+old_run 95 base; base=$RUN
+old_run 90 k1; named=$RUN
+old_run 85 k2; old2=$RUN
 "$MMHISTORY" append "$r/history.csv" "date=$(ago 80)" "host=$HOST" label=k1 kernel=6.1.0-80 \
-	status=refused duration_s=0 "reason=MemAvailable too low"
-recent=$(old_run 5 k1)
-other=$(old_run 100 k1 otherhost)
-manual=$(old_run 100 k1 "$HOST" no)
+	status=refused duration_s=0 "reason=MemAvailable too low" ||
+	fail "setup: the refused row"
+old_run 5 k1; recent=$RUN
+old_run 100 k1 otherhost; other=$RUN
+old_run 100 k1 "$HOST" no; manual=$RUN
+check "setup: 7 distinct run directories" \
+	test "$(printf '%s\n' "$old1" "$base" "$named" "$old2" "$recent" "$other" "$manual" | sort -u | wc -l)" -eq 7
 
 # An open regression (against base) first seen in $named, on a metric
 # tonight's suite does not measure, so it stays open.
@@ -82,6 +95,8 @@ touch "$r/k1/leftover/meta.csv" "$d/outside/meta.csv"
 printf '%s\n' k1/leftover ../outside "$d/outside" k1/notarun >"$r/.nightly/expire-$HOST"
 sed -i 's/^need_mem_mb = .*/need_mem_mb = 99999999/' "$d/n.conf"
 "$NIGHTLY" "$d/n.conf" >"$d/out" 2>&1
+rc=$?
+check "the next start is refused on memory (exit $rc)" test "$rc" -eq 1
 check "the interrupted pass is finished: the listed run is gone" test ! -e "$r/k1/leftover"
 check "nothing outside the results root is removed" test -f "$d/outside/meta.csv"
 check "a directory that is not a run is not removed" test -d "$r/k1/notarun"

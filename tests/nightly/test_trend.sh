@@ -83,6 +83,7 @@ check "without gnuplot: the report says so" grep -q "^Charts missing: gnuplot" "
 printf 'bad\n' >"$d/h.csv"
 "$MMTREND" "$r" --history "$d/h.csv" -o "$d/x" >"$d/out" 2>&1
 rc=$?
-check "a malformed history: exit 2 (got $rc) naming the file and line" \
+check "a malformed history: exit 2 (got $rc)" test "$rc" -eq 2
+check "a malformed history: the message names the file and line" \
 	grep -q "h.csv:1: header: column 1 is 'bad', expected 'schema'" "$d/out"
 finish
