@@ -29,7 +29,7 @@ addrows "$t/base/run1" thpscale "size_mb=64;threads=1" few ns lower 10 11
 addrows "$t/new/run1" thpscale "size_mb=64;threads=1" few ns lower 100 101
 addrows "$t/base/run1" thpscale "size_mb=64;threads=1" only_base ns lower 1 2 3
 
-out=$("$MMCOMPARE" "$t/base/run1" "$t/new/run1" 2>"$t/err")
+out=$("$MMCOMPARE" --all "$t/base/run1" "$t/new/run1" 2>"$t/err")
 rc=$?
 check "exit 0 on a normal comparison" [ $rc -eq 0 ]
 # Amean  fault_both-1  1131.20 (   0.00%)  1112.20 *   1.68%*
@@ -67,28 +67,36 @@ fi
 check "a metric on one side only is reported" \
 	grep -Eq '^ +thpscale only_base-1 .*missing in new' <<<"$out"
 check "facts that differ are listed (kernel_release)" grep -Eq '^ +kernel_release +base +new' <<<"$out"
-check "summary counts" grep -q '^Summary: 1 significantly better, 1 significantly worse' <<<"$out"
+check "summary counts" grep -q '^Verdict: evidence 0 better, 0 worse, 0 unchanged; other judged metrics 1 better, 1 worse, 1 unchanged' <<<"$out"
 
 # --fail-on-regression: loops got worse.
 "$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
 check "--fail-on-regression exits 3 on a significant regression" [ $? -eq 3 ]
 mkrun "$t/good/run1" good
 addrows "$t/good/run1" thpscale "size_mb=64;threads=1" fault_both ns lower 1000 1001 999 1000 1000
+"$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/good/run1" >/dev/null 2>"$t/err"
+rc=$?
+check "--fail-on-regression exits 3 when judged lines of BASE are missing on NEW" \
+	eval '[ $rc -eq 3 ] && grep -q "judged line(s) of BASE missing on a NEW side" "$t/err"'
+addrows "$t/good/run1" thpscale "size_mb=64;threads=3" fault_both ns lower 2489 2495 2485 2490 2491
+addrows "$t/good/run1" thpscale "size_mb=64;threads=1" loops loops/s higher 100 101 99 100 100
+addrows "$t/good/run1" thpscale "size_mb=64;threads=1" few ns lower 10 11
+addrows "$t/good/run1" thpscale "size_mb=64;threads=1" only_base ns lower 1 2 3
 "$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/good/run1" >/dev/null 2>&1
 check "--fail-on-regression exits 0 when nothing got worse" [ $? -eq 0 ]
 
 # Pooling: two runs of one label add up; a label directory is expanded.
 mkrun "$t/base/run2" base
 addrows "$t/base/run2" thpscale "size_mb=64;threads=1" fault_both ns lower 1129 1133 1131
-out=$("$MMCOMPARE" "$t/base" "$t/new/run1" 2>/dev/null)
+out=$("$MMCOMPARE" --all "$t/base" "$t/new/run1" 2>/dev/null)
 check "a label directory pools its runs (n = 5 + 3)" grep -Eq '^N +fault_both-1 +8 +5$' <<<"$out"
-out=$("$MMCOMPARE" "$t/base/run1" "$t/base/run2/results.csv" "$t/new/run1" 2>/dev/null)
+out=$("$MMCOMPARE" --all "$t/base/run1" "$t/base/run2/results.csv" "$t/new/run1" 2>/dev/null)
 check "runs given separately with one label are pooled" grep -Eq '^N +fault_both-1 +8 +5$' <<<"$out"
 "$MMCOMPARE" "$t/base/run1" "$t/base/run2" >/dev/null 2>"$t/err"
 rc=$?
 check "one label only: exit 2 with a reason" \
 	eval '[ $rc -eq 2 ] && grep -q "only one label" "$t/err"'
-out=$("$MMCOMPARE" --per-arg "$t/base/run1" "$t/base/run2" 2>/dev/null)
+out=$("$MMCOMPARE" --all --per-arg "$t/base/run1" "$t/base/run2" 2>/dev/null)
 check "--per-arg compares runs of one label" grep -Eq '^N +fault_both-1 +5 +3$' <<<"$out"
 
 # Facts that change the answer: refuse unless --force, list them either way.
@@ -120,11 +128,11 @@ check "node sizes within 5% are the same layout (listed, not refused)" \
 
 # CSV: one row per line and side, every statistic; verdicts.
 "$MMCOMPARE" --csv "$t/base/run1" "$t/new/run1" >"$t/c.csv" 2>/dev/null
-check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict$' "$t/c.csv"
+check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict,role,timed,emulated,exact,p_adjusted,correction,judged,abs_change,claim$' "$t/c.csv"
 check "csv: 6 lines x 2 sides + header" [ "$(wc -l <"$t/c.csv")" -eq 13 ]
-check "csv: improved latency row" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better$' "$t/c.csv"
-check "csv: info verdict" grep -q ',compact_stall,.*,1,new,.*,0,info$' "$t/c.csv"
-check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing$' "$t/c.csv"
+check "csv: improved latency row" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better,context,1,0,0,[0-9.e-]*,Benjamini-Hochberg,1,-19,$' "$t/c.csv"
+check "csv: info verdict" grep -q ',compact_stall,.*,1,new,.*,0,info,context,0,0,0,,Benjamini-Hochberg,0,' "$t/c.csv"
+check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing,context,1,0,0,,Benjamini-Hochberg,0,,$' "$t/c.csv"
 
 # Markdown.
 "$MMCOMPARE" --markdown "$t/base/run1" "$t/new/run1" >"$t/m.md" 2>/dev/null
@@ -140,12 +148,12 @@ addrows "$t/z0/r" w "" stall count lower 0 0 0
 addrows "$t/z1/r" w "" stall count lower 100 100 100
 addrows "$t/z0/r" w "" same count lower 7 7 7
 addrows "$t/z1/r" w "" same count lower 7 7 7
-all=$("$MMCOMPARE" "$t/z0/r" "$t/z1/r"; "$MMCOMPARE" --csv "$t/z0/r" "$t/z1/r"
+all=$("$MMCOMPARE" --all "$t/z0/r" "$t/z1/r"; "$MMCOMPARE" --csv "$t/z0/r" "$t/z1/r"
 	"$MMCOMPARE" --markdown "$t/z0/r" "$t/z1/r")
 check "zero variance, different means: significant" \
 	grep -Eq '^Amean +stall +0\.00 \(   0\.00%\) +100\.00 \* +n/a \*' <<<"$all"
 check "zero variance, same means: not significant, p = 1" \
-	eval 'grep -Eq "^Amean +same +7.00 \(   0.00%\) +7.00 \(   0.00%\)$" <<<"$all" &&
+	eval 'grep -Eq "^Amean +same +7.00 \(   0.00%\) +7.00 \(   0.00%\)  exact$" <<<"$all" &&
 	grep -Eq "^Pvalue +same +- +1.0000$" <<<"$all"'
 check "no nan or inf in any output format" eval '! grep -Eiwq "[-+]?(nan|inf|infinity)" <<<"$all"'
 
@@ -166,14 +174,14 @@ printf '%s\n1,new,new,k,w,x=1,pass,,0,1.0\n1,new,new,k,w,x=3,pass,,0,1.0\n' "$ch
 	>"$t/co/new/cases.csv"
 printf '%s\n1,new,new,k,w,x=1,2025-01-01T00:00:00Z\n1,new,new,k,w,x=2,2025-01-01T00:00:09Z\n1,new,new,k,w,x=3,2025-01-02T00:00:00Z\n' \
 	"$sh" >"$t/co/new/started.csv"
-out=$("$MMCOMPARE" "$t/co/base" "$t/co/new" 2>&1)
+out=$("$MMCOMPARE" --all "$t/co/base" "$t/co/new" 2>&1)
 check "cases: the text lists a failed case with its reason" \
 	grep -Eq '^  base +fail +w \[x=2\]: killed by signal 9 \(Killed\); OOM kill\?$' <<<"$out"
 check "cases: the text lists the case NEW died in, and only that one" \
 	eval 'grep -Eq "^  new +died +w \[x=2\]: started 2025-01-01T00:00:09Z and never ended" <<<"$out" &&
 	[ "$(grep -Ec "^  [a-z]+ +died " <<<"$out")" = 1 ]'
 check "cases: the summary line counts them" \
-	grep -q '^Summary: .*; 2 case(s) failed, timed out or died (listed at the top)\.$' <<<"$out"
+	grep -q '^Verdict: .*; 2 case(s) failed, timed out or died (listed above)\.$' <<<"$out"
 check "cases: skips are counted per side" \
 	grep -Eq '^  skipped: base 1 \(the reasons are in each run.s cases.csv\)$' <<<"$out"
 md=$("$MMCOMPARE" --markdown "$t/co/base" "$t/co/new" 2>&1)
@@ -190,7 +198,7 @@ printf '%s\n1,new,new,k,w,x=1,2025-01-01T00:00:00Z\n' "$sh" >"$t/co/new2/started
 rc=$?
 check "cases: --fail-on-regression: a case that died on NEW only exits 3 (got $rc)" \
 	eval '[ $rc -eq 3 ] && grep -q "^mmcompare: new: died w \[x=1\]: started" "$t/err"'
-out=$("$MMCOMPARE" "$t/base/run1" "$t/new/run1" 2>&1)
+out=$("$MMCOMPARE" --all "$t/base/run1" "$t/new/run1" 2>&1)
 check "cases: no section when every case passed or no cases.csv exists" \
 	eval '! grep -q "Cases that did not pass" <<<"$out"'
 

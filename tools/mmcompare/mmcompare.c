@@ -21,6 +21,7 @@
 #include "bigmem.h"
 #include "compare.h"
 #include "csvout.h"
+#include "verdict.h"
 
 #define EXIT_USAGE 2
 #define EXIT_REGRESSION 3
@@ -29,7 +30,9 @@ enum format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
 
 struct opts {
 	enum format fmt;
-	bool brief, force, fail_on_regression, per_arg, labels;
+	bool all, brief, force, fail_on_regression, per_arg, labels;
+	bool judge_emulated;
+	enum cmp_correction correction;
 	double alpha;
 };
 
@@ -41,9 +44,14 @@ static void usage(FILE *f)
 		"  runs with the same label are pooled (BASE is the first label).\n"
 		"options:\n"
 		"  --csv                 one CSV row per line and side, every statistic\n"
-		"  --markdown            markdown tables\n"
-		"  --brief               text: only the mean rows\n"
-		"  --alpha A             significance level (default 0.05)\n"
+		"  --markdown            the verdict, then markdown tables of every line\n"
+		"  --all                 text: every line of every workload (default: the\n"
+		"                        verdict: evidence metrics, other significant\n"
+		"                        changes, a count of the rest)\n"
+		"  --brief               with --all: only the mean rows\n"
+		"  --alpha A             significance level / false discovery rate (0.05)\n"
+		"  --correction C        bh (Benjamini-Hochberg, default) or none (raw p)\n"
+		"  --judge-emulated      judge times measured in QEMU TCG guests too\n"
 		"  --force               compare even if meta facts that change the\n"
 		"                        answer differ (they are listed either way)\n"
 		"  --fail-on-regression  exit 3 if a judged metric is significantly worse\n"
@@ -71,6 +79,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "text", no_argument, NULL, 't' },
 		{ "brief", no_argument, NULL, 'b' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "correction", required_argument, NULL, 'C' },
+		{ "judge-emulated", no_argument, NULL, 'E' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "fail-on-regression", no_argument, NULL, 'r' },
@@ -81,13 +92,26 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	};
 	int c;
 
-	*o = (struct opts){ .alpha = 0.05 };
+	*o = (struct opts){ .alpha = 0.05, .correction = CMP_BH };
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': o->fmt = FMT_CSV; break;
 		case 'm': o->fmt = FMT_MARKDOWN; break;
 		case 't': o->fmt = FMT_TEXT; break;
-		case 'b': o->brief = true; break;
+		case 'b': o->brief = o->all = true; break;
+		case 'A': o->all = true; break;
+		case 'E': o->judge_emulated = true; break;
+		case 'C':
+			if (!strcmp(optarg, "bh"))
+				o->correction = CMP_BH;
+			else if (!strcmp(optarg, "none"))
+				o->correction = CMP_NONE;
+			else {
+				fprintf(stderr, "mmcompare: --correction '%s': want bh or none\n",
+					optarg);
+				return -1;
+			}
+			break;
 		case 'a': if (parse_alpha(optarg, &o->alpha)) return -1; break;
 		case 'f': o->force = true; break;
 		case 'r': o->fail_on_regression = true; break;
@@ -206,7 +230,13 @@ static const char *row_note(const struct cmp *cmp, const struct cmp_row *r)
 	for (i = 1; i < cmp->nsides; i++)
 		if (r->cell[i].verdict == CMP_TOO_FEW)
 			return "n<3: no significance claimed";
-	return "";
+	for (i = 1; i < cmp->nsides; i++)
+		if (r->cell[i].verdict == CMP_EMULATED)
+			return "emulated (TCG): not judged";
+	for (i = 1; i < cmp->nsides; i++)
+		if (r->cell[i].exact)
+			return r->line->evidence ? "evidence; exact" : "exact";
+	return r->line->evidence ? "evidence" : "";
 }
 
 /* ------------------------------------------------------------ meta */
@@ -245,11 +275,13 @@ static void print_meta_text(const struct rs_set *s, const struct cmp_meta *m, FI
 
 /* ------------------------------------------------------------ text */
 
-enum block { B_MEAN, B_STDDEV, B_COV, B_MIN, B_MEDIAN, B_MAX, B_N, B_P, B_CI, B_NBLOCKS };
+enum block { B_MEAN, B_STDDEV, B_COV, B_MIN, B_MEDIAN, B_MAX, B_N, B_P, B_PADJ, B_CI,
+	     B_NBLOCKS };
 
 static const char *const block_name[B_NBLOCKS] = {
 	[B_STDDEV] = "Stddev", [B_COV] = "CoeffVar", [B_MIN] = "Min",
 	[B_MEDIAN] = "Median", [B_MAX] = "Max", [B_N] = "N", [B_P] = "Pvalue",
+	[B_PADJ] = "Padj",
 };
 
 #define MARK_W 11	/* " (   1.65%)" */
@@ -268,7 +300,7 @@ static const char *cell_text(const struct cmp_row *r, int i, enum block b, char 
 	const struct cmp_cell *c = &r->cell[i];
 	const struct st_summary *s = &c->sum;
 
-	if (!c->present || (i == 0 && (b == B_P || b == B_CI)))
+	if (!c->present || (i == 0 && (b == B_P || b == B_PADJ || b == B_CI)))
 		return "-";
 	switch (b) {
 	case B_MEAN: return fmt_val(s->mean, buf, len);
@@ -279,6 +311,13 @@ static const char *cell_text(const struct cmp_row *r, int i, enum block b, char 
 	case B_MAX: return fmt_val(s->max, buf, len);
 	case B_N: snprintf(buf, len, "%zu", s->n); return buf;
 	case B_P: return fmt_p(c, buf, len);
+	case B_PADJ:
+		if (c->exact)
+			return "exact";
+		if (!c->judged || !c->p_ok)
+			return "-";
+		snprintf(buf, len, c->p_adj < 0.0001 ? "%.1e" : "%.4f", c->p_adj);
+		return buf;
 	case B_CI: return fmt_ci(c, buf, len);
 	default: return "-";
 	}
@@ -367,7 +406,7 @@ static void mean_mark(const struct cmp_cell *c, int i, struct lb *l)
 	if (c->significant) {
 		open = " *";
 		close = c->pct_ok ? "%*" : " *";
-	} else if (c->verdict == CMP_INFO) {
+	} else if (c->verdict == CMP_INFO || c->verdict == CMP_EMULATED) {
 		open = " [";
 		close = c->pct_ok ? "%]" : " ]";
 	}
@@ -481,13 +520,18 @@ static void text_intro(const struct cmp *cmp, const struct opts *o, FILE *f)
 		fprintf(f, "%s %s %s (%d run%s, %ld rows)", i ? " vs" : "",
 			i ? "NEW" : "BASE", s->sides[i].name, s->sides[i].nruns,
 			s->sides[i].nruns == 1 ? "" : "s", s->sides[i].nrows);
-	fprintf(f, "\n%% change vs BASE, positive = better: *x%%* significant (Welch's t-test, "
-		"p < %g), (x%%) not significant,\n[x%%] better=info metric (raw change, "
-		"not judged). Hmean: harmonic mean (rates).\n", o->alpha);
-	if (!o->brief)
-		fprintf(f, "Pvalue: Welch's t-test vs BASE; CI%.0f: %.0f%% confidence interval of "
-			"NEW - BASE (arithmetic means).\n", 100 * (1 - o->alpha),
-			100 * (1 - o->alpha));
+	fputc('\n', f);
+	vd_method(cmp, f);
+	if (o->all) {
+		fprintf(f, "%% change vs BASE, positive = better: *x%%* significant, (x%%) not "
+			"significant, [x%%] not judged (better=info, or a time emulated under "
+			"TCG). Hmean: harmonic mean (rates).\n");
+		if (!o->brief)
+			fprintf(f, "Pvalue: Welch's t-test vs BASE; Padj: corrected (%s); "
+				"CI%.0f: %.0f%% confidence interval of NEW - BASE (arithmetic "
+				"means).\n", cmp_correction_str(cmp->opts.correction),
+				100 * (1 - o->alpha), 100 * (1 - o->alpha));
+	}
 	fputc('\n', f);
 }
 
@@ -655,16 +699,15 @@ static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 
 	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
 	text_intro(cmp, o, f);
-	print_meta_text(cmp->set, m, f, o->force);
+	vd_meta_text(cmp->set, m, f, o->force, vd_width());
 	bad = text_cases(cmp->set, f);
-	print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);
-	text_partial(cmp, f);
-	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
-		"significance claim (n<3), %zu on one side only", cmp->nbetter,
-		cmp->nworse, cmp->ntoofew, cmp->npartial);
-	if (bad)
-		fprintf(f, "; %zu case(s) failed, timed out or died (listed at the top)", bad);
-	fprintf(f, ".\n");
+	if (o->all) {
+		print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);
+		text_partial(cmp, f);
+	} else {
+		vd_text(cmp, f);
+	}
+	vd_summary_text(cmp, bad, f);
 }
 
 /* ------------------------------------------------------------ CSV */
@@ -673,7 +716,10 @@ static const char *const csv_cols[] = {
 	"workload", "case", "metric", "name", "unit", "better", "side", "label", "n",
 	"mean_type", "mean", "amean", "stddev", "cov_pct", "min", "median", "max",
 	"mean_ci_low", "mean_ci_high", "change_pct", "diff", "diff_ci_low",
-	"diff_ci_high", "ci_level", "t", "df", "p_value", "significant", "verdict", NULL,
+	"diff_ci_high", "ci_level", "t", "df", "p_value", "significant", "verdict",
+	/* since metrics.csv: appended, so readers by position keep working */
+	"role", "timed", "emulated", "exact", "p_adjusted", "correction", "judged",
+	"abs_change", "claim", NULL,
 };
 
 static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row *r, int i)
@@ -703,6 +749,15 @@ static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row
 	csvo_num(o, c->w.p, cmp_ok && c->w.ok);
 	csvo_int(o, c->significant);
 	csvo_str(o, cmp_verdict_str(c->verdict));
+	csvo_str(o, r->line->evidence ? "evidence" : "context");
+	csvo_int(o, r->line->timed);
+	csvo_int(o, c->emulated);
+	csvo_int(o, c->exact);
+	csvo_num(o, c->p_adj, cmp_ok && c->judged && c->p_ok);
+	csvo_str(o, cmp_correction_str(cmp->opts.correction));
+	csvo_int(o, c->judged);
+	csvo_num(o, c->diff, cmp_ok);
+	csvo_str(o, r->line->claim ? r->line->claim : "");
 }
 
 static void csv_range(const void *arg, size_t from, size_t to, FILE *f)
@@ -760,7 +815,7 @@ static void md_meta(const struct rs_set *s, const struct cmp_meta *m, FILE *f)
 {
 	int i, j;
 
-	fprintf(f, "## Meta facts that differ\n\n");
+	fprintf(f, "<!-- mmcompare:meta -->\n## Meta facts that differ\n\n");
 	if (!m->n) {
 		fprintf(f, "None: the runs agree on every recorded fact.\n\n");
 		return;
@@ -812,9 +867,17 @@ static void md_cmp_cells(FILE *f, const struct cmp_cell *c)
 	snprintf(pct, sizeof(pct), "%+.2f%%", c->pct);
 	if (!c->pct_ok)
 		snprintf(pct, sizeof(pct), "n/a");
-	fprintf(f, c->significant ? " **%s** |" : c->verdict == CMP_INFO ? " [%s] |" : " %s |",
+	fprintf(f, c->significant ? " **%s** |" :
+		   c->verdict == CMP_INFO || c->verdict == CMP_EMULATED ? " [%s] |" : " %s |",
 		pct);
-	fprintf(f, " %s | %s |", fmt_p(c, p, sizeof(p)), fmt_ci(c, ci, sizeof(ci)));
+	fprintf(f, " %s |", fmt_p(c, p, sizeof(p)));
+	if (c->exact)
+		fprintf(f, " exact |");
+	else if (c->judged && c->p_ok)
+		fprintf(f, c->p_adj < 0.0001 ? " %.1e |" : " %.4f |", c->p_adj);
+	else
+		fprintf(f, " - |");
+	fprintf(f, " %s |", fmt_ci(c, ci, sizeof(ci)));
 }
 
 static void md_table_head(const struct cmp *cmp, FILE *f)
@@ -827,11 +890,11 @@ static void md_table_head(const struct cmp *cmp, FILE *f)
 		md_str(f, cmp->set->sides[i].name);
 		fprintf(f, " |");
 		if (i)
-			fprintf(f, " change | p | CI%.0f of diff |", 100 * (1 - cmp->alpha));
+			fprintf(f, " change | p | p adj. | CI%.0f of diff |", 100 * (1 - cmp->alpha));
 	}
 	fprintf(f, " note |\n|---|---|---|---|");
 	for (i = 0; i < cmp->nsides; i++)
-		fprintf(f, i ? "---:|---:|---:|---|" : "---:|");
+		fprintf(f, i ? "---:|---:|---:|---:|---|" : "---:|");
 	fprintf(f, "---|\n");
 }
 
@@ -840,7 +903,7 @@ static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE
 	size_t k;
 	int i;
 
-	fprintf(f, "<!-- mmcompare:workload %s -->\n## %s\n\n", w->name, w->name);
+	fprintf(f, "<!-- mmcompare:workload %s -->\n## %s: every line\n\n", w->name, w->name);
 	if (w->nvary) {
 		fprintf(f, "Cases vary in:");
 		for (i = 0; i < w->nvary; i++)
@@ -908,14 +971,7 @@ static void md_intro(const struct cmp *cmp, FILE *f)
 		fprintf(f, "%s ", i ? " vs" : "");
 		md_str(f, s->sides[i].name);
 	}
-	fprintf(f, "\n\nChange vs BASE (`");
-	md_str(f, s->sides[0].name);
-	fprintf(f, "`), positive = better. **Bold**: significant (Welch's t-test, "
-		"p < %g, n >= %d on both sides); [x%%]: better=info, raw change, not judged. "
-		"CI: %.0f%% confidence interval of NEW - BASE (arithmetic means). "
-		"Hmean: harmonic mean (rates). Values are mean ± stddev.\n\n",
-		cmp->alpha, CMP_MIN_N, 100 * (1 - cmp->alpha));
-	fprintf(f, "Inputs:\n\n");
+	fprintf(f, "\n\nInputs:\n\n");
 	for (i = 0; i < s->nsides; i++) {
 		fprintf(f, "- `");
 		md_str(f, s->sides[i].name);
@@ -926,6 +982,19 @@ static void md_intro(const struct cmp *cmp, FILE *f)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n");
+}
+
+/* Before the full tables: how to read them. */
+static void md_legend(const struct cmp *cmp, FILE *f)
+{
+	fprintf(f, "Full tables: change vs BASE (`");
+	md_str(f, cmp->set->sides[0].name);
+	fprintf(f, "`), positive = better. **Bold**: significant (adjusted p < %g, n >= %d "
+		"on both sides, correction: %s); [x%%]: not judged (better=info, or a time "
+		"emulated under TCG). CI: %.0f%% confidence interval of NEW - BASE (arithmetic "
+		"means). Hmean: harmonic mean (rates). Values are mean ± stddev.\n\n",
+		cmp->alpha, CMP_MIN_N, cmp_correction_str(cmp->opts.correction),
+		100 * (1 - cmp->alpha));
 }
 
 static void md_cases(const struct rs_set *s, FILE *f)
@@ -972,15 +1041,15 @@ static void print_markdown(const struct cmp *cmp, const struct cmp_meta *m, FILE
 	int i;
 
 	md_intro(cmp, f);
+	vd_markdown(cmp, f);
 	md_meta(cmp->set, m, f);
 	md_cases(cmp->set, f);
+	md_legend(cmp, f);
 	for (i = 0; i < cmp->set->nwls; i++)
 		md_workload(cmp, &cmp->set->wls[i], f);
 	fprintf(f, "<!-- mmcompare:summary -->\n## Summary\n\n");
 	md_partial(cmp, f);
-	fprintf(f, "Summary: %zu significantly better, %zu significantly worse, %zu without "
-		"significance claim (n<3), %zu on one side only.\n", cmp->nbetter,
-		cmp->nworse, cmp->ntoofew, cmp->npartial);
+	vd_summary_text(cmp, 0, f);
 }
 
 /* ------------------------------------------------------------ main */
@@ -1077,6 +1146,8 @@ static size_t new_failures(const struct rs_set *s, FILE *f)
 
 static int run(const struct opts *o, struct rs_set *s)
 {
+	struct cmp_opts co = { .alpha = o->alpha, .correction = o->correction,
+			       .judge_emulated = o->judge_emulated };
 	struct cmp_meta m;
 	struct cmp c;
 	int rc = EXIT_USAGE;
@@ -1087,7 +1158,7 @@ static int run(const struct opts *o, struct rs_set *s)
 	}
 	if (check_meta(s, &m, o))
 		goto out_meta;
-	if (cmp_build(&c, s, o->alpha)) {
+	if (cmp_build_opts(&c, s, &co)) {
 		fprintf(stderr, "mmcompare: out of memory\n");
 		goto out;
 	}
@@ -1107,6 +1178,11 @@ static int run(const struct opts *o, struct rs_set *s)
 	}
 	if (o->fail_on_regression && c.nworse) {
 		fprintf(stderr, "mmcompare: %zu significant regression(s)\n", c.nworse);
+		rc = EXIT_REGRESSION;
+	}
+	if (o->fail_on_regression && c.nmissing_new) {
+		fprintf(stderr, "mmcompare: %zu judged line(s) of BASE missing on a NEW side "
+			"(listed under 'on one side only')\n", c.nmissing_new);
 		rc = EXIT_REGRESSION;
 	}
 out:

@@ -20,6 +20,9 @@ $(MMC)/%.o: $(MMC)/%.c
 
 $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
+# the verdict view is mmcompare's alone
+$(MMC)/mmcompare: $(MMC)/verdict.o
+tests/compare/mmcompare.asan: tests/compare/verdict.asan.o
 
 $(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMC)/csvout.o
 	$(CC) $(CFLAGS) -o $@ $^ -lcsv

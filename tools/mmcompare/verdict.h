@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verdict view of a comparison: per workload and case, the evidence
+ * metrics first, then the other metrics that changed significantly, then
+ * one line counting the rest. Values are scaled for reading (ns -> us, ms,
+ * s; large counts with thousands separators). mmcompare's default text
+ * output and the head of its markdown (report.md) are made here.
+ */
+#ifndef MMC_VERDICT_H
+#define MMC_VERDICT_H
+
+#include <stdio.h>
+
+#include "compare.h"
+
+/* Columns of the terminal on stdout; COLUMNS, else 100 when not a tty. */
+int vd_width(void);
+/* Meta facts that differ, each value cut to fit @width columns. */
+void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, bool force,
+		  int width);
+/* The headline blocks of every workload. */
+void vd_text(const struct cmp *c, FILE *f);
+/* The verdict summary: evidence, other judged metrics, emulated, n<3. */
+void vd_summary_text(const struct cmp *c, size_t bad_cases, FILE *f);
+/* "## Verdict" and a headline table per workload (markdown). */
+void vd_markdown(const struct cmp *c, FILE *f);
+/* How the p-values were judged, one sentence (text and markdown intros). */
+void vd_method(const struct cmp *c, FILE *f);
+
+#endif /* MMC_VERDICT_H */
