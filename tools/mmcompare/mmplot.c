@@ -5,11 +5,19 @@
  * data), and runs gnuplot to get NAME.png (pngcairo) and NAME.svg, so a
  * user can restyle and rerun `gnuplot NAME.gp`.
  *
- * Charts: per workload, each metric's mean per label with confidence-
- * interval error bars; for case parameters with numeric values (threads,
- * instances, mlock_pct) the mean against that parameter, one line per label
- * (the thpscale scaling plot); latency CDFs per label from samples.csv;
- * and per NEW label the % change of every judged metric, sorted.
+ * Charts: per workload a headline chart of its evidence metrics (the
+ * metrics its experiment's claim rests on, one panel each, every case, base
+ * and NEW means with confidence-interval error bars and each NEW side's
+ * verdict); each metric's mean per label with confidence-interval error
+ * bars; for case parameters with numeric values (threads, instances,
+ * mlock_pct) the mean against that parameter, one line per label (the
+ * thpscale scaling plot); latency CDFs per label from samples.csv; and per
+ * NEW label the % change of every judged metric and of the evidence,
+ * sorted, without times measured in emulated (TCG) guests.
+ *
+ * Every string from the inputs reaches the scripts and data files only
+ * through gptext.h (a filtered, single-quoted copy): labels and case strings
+ * are data, never gnuplot commands.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +31,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "gptext.h"
 
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
@@ -36,10 +45,13 @@ struct opts {
 	int max_plots;
 };
 
+enum plot_kind { PK_CHANGE, PK_HEADLINE, PK_DETAIL };
+
 struct plot {
 	char stem[256];		/* NAME of NAME.{gp,dat,png,svg} */
-	char title[256];
+	char title[512];
 	int wl;			/* workload index; -1: change chart */
+	enum plot_kind kind;
 	bool ok;		/* gnuplot wrote both images */
 };
 
@@ -51,6 +63,7 @@ struct plotter {
 	int nplots, dropped;
 	FILE *gp, *dat;
 	int block;		/* next index block in the .dat file */
+	int height;		/* > 0: the next chart's height in pixels */
 };
 
 static const char *const colors[] = {
@@ -132,16 +145,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 /* ------------------------------------------------------------ gnuplot files */
 
-/* A double-quoted gnuplot string; quotes, backslashes and '#' replaced. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' || *s == '\\' ? '\'' : *s == '#' ? '_' :
-		      (*s == '\n' || *s == '\r') ? ' ' : *s, f);
-	fputc('"', f);
-}
-
 /* File-name-safe copy of s. */
 static void safe_name(char *out, size_t len, const char *s)
 {
@@ -165,18 +168,32 @@ static FILE *open_in(const struct plotter *pl, const char *stem, const char *ext
 	return f;
 }
 
+/* A script string of two lines: 'line1'."\n".'line2' (each filtered). */
+static void gp_text2(FILE *f, const char *l1, const char *l2)
+{
+	gp_text(f, l1);
+	if (l2 && *l2) {
+		fputs(".\"\\n\".", f);
+		gp_text(f, l2);
+	}
+}
+
 /*
  * Start a chart: NAME.gp draws the same page twice, to pngcairo and svg.
- * Returns 0, 1 when --max-plots is reached, -1 on error.
+ * sub (or NULL) is a second line of the title. Returns 0, 1 when
+ * --max-plots is reached, -1 on error.
  */
-static int chart_begin(struct plotter *pl, int wl, const char *stem, const char *title,
-		       int panels)
+static int chart_begin(struct plotter *pl, int wl, enum plot_kind kind, const char *stem,
+		       const char *title, const char *sub, int panels)
 {
 	int cols = panels <= 1 ? 1 : panels <= 4 ? 2 : 3;
 	int rows = (panels + cols - 1) / cols;
 	int w = cols == 1 ? 900 : 520 * cols, h = rows == 1 ? 560 : 400 * rows;
 	struct plot *p;
 
+	if (pl->height > 0)
+		h = pl->height;
+	pl->height = 0;
 	if (pl->nplots >= pl->o->max_plots) {
 		pl->dropped++;
 		return 1;
@@ -190,24 +207,29 @@ static int chart_begin(struct plotter *pl, int wl, const char *stem, const char 
 	snprintf(p->stem, sizeof(p->stem), "%s", stem);
 	snprintf(p->title, sizeof(p->title), "%s", title);
 	p->wl = wl;
+	p->kind = kind;
 	pl->gp = open_in(pl, stem, "gp");
 	pl->dat = pl->gp ? open_in(pl, stem, "dat") : NULL;
 	if (!pl->dat)
 		return -1;
 	pl->block = 0;
-	fprintf(pl->gp, "# mmplot: %s\n# data: %s.dat; restyle and redraw: gnuplot %s.gp\n",
-		title, stem, stem);
-	fprintf(pl->gp, "reset\nset datafile missing \"?\"\nset grid ytics\n"
-		"do for [fmt in \"png svg\"] {\n"
-		"if (fmt eq \"png\") {\n"
-		"  set terminal pngcairo size %d,%d noenhanced font \"sans,9\"\n"
+	fprintf(pl->gp, "# mmplot: ");
+	gp_put(pl->gp, title, GP_TEXT_MAX);
+	fprintf(pl->gp, "\n# data: %s.dat; restyle and redraw: gnuplot %s.gp\n"
+		"# text from the inputs is filtered (tools/mmcompare/gptext.h)\n", stem, stem);
+	fprintf(pl->gp, "reset\nset datafile missing '?'\nset grid ytics\n"
+		"do for [fmt in 'png svg'] {\n"
+		"if (fmt eq 'png') {\n"
+		"  set terminal pngcairo size %d,%d noenhanced font 'sans,9'\n"
 		"} else {\n"
-		"  set terminal svg size %d,%d dynamic noenhanced font \"sans,9\"\n"
-		"}\nset output \"%s.\".fmt\nset multiplot layout %d,%d title ",
+		"  set terminal svg size %d,%d dynamic noenhanced font 'sans,9'\n"
+		"}\nset output '%s.'.fmt\nset multiplot layout %d,%d title ",
 		w, h, w, h, stem, rows, cols);
-	gp_str(pl->gp, title);
+	gp_text2(pl->gp, title, sub);
 	fputc('\n', pl->gp);
-	fprintf(pl->dat, "# mmplot: %s\n", title);
+	fprintf(pl->dat, "# mmplot: ");
+	gp_put(pl->dat, title, GP_TEXT_MAX);
+	fputc('\n', pl->dat);
 	return 0;
 }
 
@@ -227,13 +249,19 @@ static int chart_end(struct plotter *pl)
 	return 0;
 }
 
-/* One curve or bar set of a panel: the index block it reads. */
-static void panel_reset(FILE *gp, const char *title)
+/* A panel's settings back to the defaults, and its title (sub: NULL or a
+ * second line). */
+static void panel_reset2(FILE *gp, const char *title, const char *sub)
 {
 	fprintf(gp, "unset logscale\nset autoscale\nunset xlabel\nunset ylabel\nset offsets\n"
 		"set xtics autofreq norotate\nset title ");
-	gp_str(gp, title);
+	gp_text2(gp, title, sub);
 	fputc('\n', gp);
+}
+
+static void panel_reset(FILE *gp, const char *title)
+{
+	panel_reset2(gp, title, NULL);
 }
 
 static void dat_num(FILE *f, double v, bool ok)
@@ -273,13 +301,13 @@ static void plot_sides(struct plotter *pl, const char *using_fmt, int stride, in
 
 	fprintf(pl->gp, "plot ");
 	for (i = 0; i < pl->s->nsides; i++) {
-		fprintf(pl->gp, "%s\"%s.dat\" index %d using ", i ? ", \\\n     " : "",
+		fprintf(pl->gp, "%s'%s.dat' index %d using ", i ? ", \\\n     " : "",
 			pl->plots[pl->nplots - 1].stem, pl->block + (stride ? 0 : i));
 		fprintf(pl->gp, using_fmt, first_col + i * stride, first_col + i * stride + 1,
 			first_col + i * stride + 2);
 		fprintf(pl->gp, "%s %s title ", i ? "" : extra0, with);
-		gp_str(pl->gp, pl->s->sides[i].name);
-		fprintf(pl->gp, " lc rgb \"%s\"", colors[i % 8]);
+		gp_text(pl->gp, pl->s->sides[i].name);
+		fprintf(pl->gp, " lc rgb '%s'", colors[i % 8]);
 	}
 	fputc('\n', pl->gp);
 }
@@ -294,7 +322,7 @@ static void bars_panel(struct plotter *pl, size_t a, size_t b, bool key)
 	int i;
 
 	for (k = a; k < b; k++) {
-		gp_str(pl->dat, case_label(rows[k].line));
+		gp_datstr(pl->dat, case_label(rows[k].line));
 		for (i = 0; i < pl->s->nsides; i++) {
 			const struct cmp_cell *c = &rows[k].cell[i];
 			const struct st_summary *s = &c->sum;
@@ -313,7 +341,7 @@ static void bars_panel(struct plotter *pl, size_t a, size_t b, bool key)
 		"set style histogram errorbars gap 2 lw 1\nset style fill solid 0.7 border -1\n"
 		"%s\n%s\n", nonneg ? "set yrange [0:*]" : "",
 		b - a > 6 ? "set xtics rotate by -30" : "",
-		key ? "set key top left opaque font \",8\"" : "unset key");
+		key ? "set key top left opaque font ',8'" : "unset key");
 	plot_sides(pl, "%d:%d:%d", 3, 2, ":xtic(1)", "");
 	pl->block++;
 }
@@ -342,7 +370,7 @@ static int bars_workload(struct plotter *pl, int wi)
 		if (page || b < end)
 			snprintf(title + strlen(title), sizeof(title) - strlen(title),
 				 " (page %d)", page + 1);
-		rc = chart_begin(pl, wi, stem, title, n);
+		rc = chart_begin(pl, wi, PK_DETAIL, stem, title, NULL, n);
 		if (rc)
 			return rc < 0 ? -1 : 0;
 		for (i = 0; i < n; i++)
@@ -431,10 +459,10 @@ static void scale_panel(struct plotter *pl, struct xrow *xr, size_t n, const cha
 	metric_title(xr[0].r->line, title, sizeof(title));
 	panel_reset(pl->gp, title);
 	fprintf(pl->gp, "set xlabel ");
-	gp_str(pl->gp, key);
+	gp_text(pl->gp, key);
 	fprintf(pl->gp, "\nset offsets graph 0.05, graph 0.05, 0, 0\n%s\n%s\n",
 		xr[0].x > 0 && xr[n - 1].x / xr[0].x >= 8 ? "set logscale x 2" : "",
-		first ? "set key top left opaque font \",8\"" : "unset key");
+		first ? "set key top left opaque font ',8'" : "unset key");
 	plot_sides(pl, "1:2:3:4", 0, 0, "", "with yerrorlines");
 	pl->block += pl->s->nsides;
 }
@@ -484,7 +512,7 @@ static int scale_group(struct plotter *pl, int wi, const char *key, const char *
 		snprintf(stem, sizeof(stem), "%02d-%s-scale-%s-%d-%d", wi + 1, wn, kn, g, page + 1);
 		snprintf(title, sizeof(title), "%s: mean against %s%s%s, %.0f%% CI", w->name,
 			 key, *rest ? " at " : "", rest, 100 * (1 - pl->o->alpha));
-		rc = chart_begin(pl, wi, stem, title, np);
+		rc = chart_begin(pl, wi, PK_DETAIL, stem, title, NULL, np);
 		if (rc)
 			return rc < 0 ? -1 : 0;
 		for (i = 0; i < np; i++)
@@ -638,9 +666,9 @@ static void cdf_panel(struct plotter *pl, struct rs_set *s, const struct rs_samp
 	}
 	snprintf(title, sizeof(title), "class %s", ss->klass);
 	panel_reset(pl->gp, title);
-	fprintf(pl->gp, "set xlabel \"latency (ns)\"\nset ylabel \"fraction <= x\"\n"
+	fprintf(pl->gp, "set xlabel 'latency (ns)'\nset ylabel 'fraction <= x'\n"
 		"set yrange [0:1]\n%s\n%s\n", logx ? "set logscale x" : "",
-		first ? "set key bottom right opaque font \",8\"" : "unset key");
+		first ? "set key bottom right opaque font ',8'" : "unset key");
 	plot_sides(pl, "1:2", 0, 0, "", "with steps");
 	pl->block += s->nsides;
 }
@@ -678,7 +706,7 @@ static int cdf_workload(struct plotter *pl, struct rs_set *s, int wi)
 		snprintf(stem, sizeof(stem), "%02d-%s-cdf-%d", wi + 1, wn, ++c);
 		snprintf(title, sizeof(title), "%s: latency CDF per label%s%s", w->name,
 			 *sets[a]->kase ? " at " : "", sets[a]->kase);
-		rc = chart_begin(pl, wi, stem, title, b - a);
+		rc = chart_begin(pl, wi, PK_DETAIL, stem, title, NULL, b - a);
 		if (rc)
 			break;
 		for (size_t k = a; k < b; k++)
@@ -691,14 +719,33 @@ static int cdf_workload(struct plotter *pl, struct rs_set *s, int wi)
 
 /* ------------------------------------------------------------ % change */
 
-static bool judged(const struct cmp_cell *c)
+/* Bars beyond this are drawn at it; the label says the real change. */
+#define PCT_CLIP 100.0
+/* More rows than this and the change chart names none of them. */
+#define CHANGE_LABELS 120
+
+/*
+ * A cell of the % change chart: judged (or too few iterations to judge),
+ * or the workload's evidence whatever its direction. Times measured in an
+ * emulated (TCG) guest are left out (counted in *nemu): they say how fast
+ * QEMU emulates, and their swings would dwarf every real change. A change
+ * from a base of 0 has no % and is drawn at the clip, when it changed.
+ */
+static bool in_change(const struct cmp_row *r, const struct cmp_cell *c, size_t *nemu)
 {
-	return c->pct_ok && (c->verdict == CMP_BETTER || c->verdict == CMP_WORSE ||
-			     c->verdict == CMP_SAME || c->verdict == CMP_TOO_FEW);
+	if (!c->present || !r->cell[0].present)
+		return false;
+	if (c->verdict == CMP_EMULATED) {
+		(*nemu)++;
+		return false;
+	}
+	if (!c->judged && c->verdict != CMP_TOO_FEW && !r->line->evidence)
+		return false;
+	return c->pct_ok || (isfinite(c->diff) && c->diff != 0);
 }
 
 struct pct_row {
-	double pct;
+	double pct;		/* drawn: the change, oriented and clipped */
 	const struct cmp_row *r;
 	const struct cmp_cell *c;
 };
@@ -710,35 +757,68 @@ static int pct_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The bar of a cell: its % change, or from a base of 0 the clip, signed by
+ * whether the change is better (info: by its sign). */
+static double pct_shown(const struct cmp_row *r, const struct cmp_cell *c)
+{
+	double v;
+
+	if (c->pct_ok)
+		v = c->pct;
+	else if (r->line->better == RS_LOWER)
+		v = c->diff < 0 ? PCT_CLIP : -PCT_CLIP;
+	else
+		v = c->diff > 0 ? PCT_CLIP : -PCT_CLIP;
+	return v > PCT_CLIP ? PCT_CLIP : v < -PCT_CLIP ? -PCT_CLIP : v;
+}
+
 static void change_data(struct plotter *pl, struct pct_row *pr, size_t n)
 {
 	char label[512];
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		snprintf(label, sizeof(label), "%s:%s", pr[k].r->line->workload,
-			 pr[k].r->line->name);
-		gp_str(pl->dat, label);
+		const struct cmp_cell *c = pr[k].c;
+		size_t o;
+
+		o = snprintf(label, sizeof(label), "%s:%s", pr[k].r->line->workload,
+			     pr[k].r->line->name);
+		if (pr[k].r->line->evidence && o < sizeof(label))
+			o += snprintf(label + o, sizeof(label) - o, " [evidence]");
+		if (c->exact && o < sizeof(label))
+			o += snprintf(label + o, sizeof(label) - o, " [exact]");
+		if (pr[k].r->line->better == RS_INFO && o < sizeof(label))
+			o += snprintf(label + o, sizeof(label) - o, " [info: raw change]");
+		if (!c->pct_ok && o < sizeof(label))
+			o += snprintf(label + o, sizeof(label) - o, " [base 0: %+.4g %s]",
+				      c->diff, pr[k].r->line->unit);
+		else if (c->pct != pr[k].pct && o < sizeof(label))
+			snprintf(label + o, sizeof(label) - o, " [%+.4g%%]", c->pct);
+		gp_datstr(pl->dat, label);
 		fprintf(pl->dat, " %.10g %d # %s\n", pr[k].pct,
-			pr[k].c->verdict == CMP_BETTER ? 0x228833 :
-			pr[k].c->verdict == CMP_WORSE ? 0xcc3311 : 0xbbbbbb,
-			cmp_verdict_str(pr[k].c->verdict));
+			c->verdict == CMP_BETTER ? 0x228833 :
+			c->verdict == CMP_WORSE ? 0xcc3311 : 0xbbbbbb,
+			cmp_verdict_str(c->verdict));
 	}
 }
 
 static int change_side(struct plotter *pl, int side)
 {
 	struct pct_row *pr = malloc((pl->cmp->nrows + 1) * sizeof(*pr));
-	char stem[128], title[512], sn[48];
-	size_t k, n = 0;
+	char stem[128], title[512], sub[512], sn[48];
+	size_t k, n = 0, nev = 0, nemu = 0;
 	int rc;
 
 	if (!pr)
 		return -1;
-	for (k = 0; k < pl->cmp->nrows; k++)
-		if (judged(&pl->cmp->rows[k].cell[side]))
-			pr[n++] = (struct pct_row){ pl->cmp->rows[k].cell[side].pct,
-						    &pl->cmp->rows[k], &pl->cmp->rows[k].cell[side] };
+	for (k = 0; k < pl->cmp->nrows; k++) {
+		const struct cmp_row *r = &pl->cmp->rows[k];
+
+		if (!in_change(r, &r->cell[side], &nemu))
+			continue;
+		pr[n++] = (struct pct_row){ pct_shown(r, &r->cell[side]), r, &r->cell[side] };
+		nev += r->line->evidence;
+	}
 	if (!n) {
 		free(pr);
 		return 0;
@@ -746,23 +826,212 @@ static int change_side(struct plotter *pl, int side)
 	qsort(pr, n, sizeof(*pr), pct_cmp);
 	safe_name(sn, sizeof(sn), pl->s->sides[side].name);
 	snprintf(stem, sizeof(stem), "00-change-%d-%s", side, sn);
-	snprintf(title, sizeof(title), "%% change of %s vs %s, %zu judged metrics, sorted "
-		 "(positive = better; green/red: significant, p < %g; grey: not)",
-		 pl->s->sides[side].name, pl->s->sides[0].name, n, pl->o->alpha);
-	rc = chart_begin(pl, -1, stem, title, 1);
+	snprintf(title, sizeof(title), "%% change of %s vs %s: %zu metrics (%zu evidence), "
+		 "sorted, positive = better", pl->s->sides[side].name, pl->s->sides[0].name,
+		 n, nev);
+	snprintf(sub, sizeof(sub), "green/red: significant (adjusted p < %g, %s), grey: not; "
+		 "bars clipped at +-%.0f%%; %zu emulated (TCG) time(s) left out",
+		 pl->o->alpha, cmp_correction_str(pl->cmp->opts.correction), PCT_CLIP, nemu);
+	/* horizontal bars, a row each: the names stay readable */
+	pl->height = n > CHANGE_LABELS ? 900 : 140 + 16 * (n < 20 ? 20 : n);
+	rc = chart_begin(pl, -1, PK_CHANGE, stem, title, sub, 1);
 	if (!rc) {
 		change_data(pl, pr, n);
 		panel_reset(pl->gp, "");
-		/* bars grow from 0: the y range must hold it */
-		fprintf(pl->gp, "set style fill solid 0.8 border -1\nset boxwidth 0.8\nunset key\n"
-			"set yrange [*<0:0<*]\nset xzeroaxis lt -1\n"
-			"set ylabel \"%% change vs base (positive = better)\"\n%s\n"
-			"plot \"%s.dat\" using 0:2:3%s with boxes lc rgb variable\n",
-			n > 80 ? "unset xtics" : "set xtics rotate by -60 font \",7\"", stem,
-			n > 80 ? "" : ":xtic(1)");
+		/* bars grow from 0: the x range must hold it */
+		fprintf(pl->gp, "set style fill solid 0.8 border -1\nunset key\n"
+			"set xrange [*<0:0<*]\nset yrange [-0.6:%g]\nset yzeroaxis lt -1\n"
+			"set grid xtics noytics\n"
+			"set xlabel '%% change vs base (positive = better)'\n%s\n"
+			"plot '%s.dat' using (0):0:(0):2:($0-0.4):($0+0.4):3%s "
+			"with boxxyerror lc rgb variable\n", n - 0.4,
+			n > CHANGE_LABELS ? "unset ytics" : "set ytics scale 0 font ',7'", stem,
+			n > CHANGE_LABELS ? "" : ":ytic(1)");
 		rc = chart_end(pl);
 	}
 	free(pr);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ headline */
+
+/* What a NEW cell says about its line: "better, exact", "worse, p=0.003". */
+static void verdict_words(const struct cmp_cell *c, char *buf, size_t len)
+{
+	static const char *const words[] = {
+		[CMP_BASE] = "base", [CMP_BETTER] = "better", [CMP_WORSE] = "worse",
+		[CMP_SAME] = "not significant", [CMP_INFO] = "info, not judged",
+		[CMP_TOO_FEW] = "n<3, not judged", [CMP_MISSING] = "missing",
+		[CMP_EMULATED] = "emulated (TCG) time, not judged",
+	};
+	const char *w = words[c->verdict];
+
+	if (c->verdict == CMP_SAME && c->exact)
+		w = "same";
+	if (c->exact)
+		snprintf(buf, len, "%s, exact", w);
+	else if (c->p_ok && (c->verdict == CMP_BETTER || c->verdict == CMP_WORSE ||
+			     c->verdict == CMP_SAME))
+		snprintf(buf, len, "%s, p=%.2g", w, c->p_adj);
+	else
+		snprintf(buf, len, "%s", w);
+}
+
+/*
+ * The rows of a headline panel, one per case: the cluster's x, its tic
+ * label (the case, then one line per NEW side with its verdict), and per
+ * side mean, interval and the value printed over the bar.
+ */
+static bool headline_data(struct plotter *pl, const struct cmp_row *const *rows, size_t n)
+{
+	bool nonneg = true;
+	char words[128];
+	size_t k;
+	int i;
+
+	for (k = 0; k < n; k++) {
+		fprintf(pl->dat, "%zu \"", k);
+		gp_put(pl->dat, case_label(rows[k]->line), GP_TEXT_MAX);
+		for (i = 1; i < pl->s->nsides; i++) {
+			/* a data file's "\n" is a line break in a tic label */
+			fputs("\\n", pl->dat);
+			if (pl->s->nsides > 2) {
+				gp_put(pl->dat, pl->s->sides[i].name, 40);
+				fputs(": ", pl->dat);
+			}
+			verdict_words(&rows[k]->cell[i], words, sizeof(words));
+			gp_put(pl->dat, words, GP_TEXT_MAX);
+		}
+		fputc('"', pl->dat);
+		for (i = 0; i < pl->s->nsides; i++) {
+			const struct cmp_cell *c = &rows[k]->cell[i];
+			const struct st_summary *s = &c->sum;
+			char v[64];
+
+			dat_num(pl->dat, s->mean, c->present);
+			dat_num(pl->dat, s->ci_ok ? s->ci_lo : s->mean, c->present);
+			dat_num(pl->dat, s->ci_ok ? s->ci_hi : s->mean, c->present);
+			snprintf(v, sizeof(v), "%.4g%s", s->mean,
+				 c->present && c->emulated ? " TCG" : "");
+			fputc(' ', pl->dat);
+			gp_datstr(pl->dat, c->present ? v : "-");
+			nonneg &= !c->present || (s->ci_ok ? s->ci_lo : s->mean) >= 0;
+		}
+		fputc('\n', pl->dat);
+	}
+	fprintf(pl->dat, "\n\n");
+	return nonneg;
+}
+
+/*
+ * A panel: one metric, a cluster per case, a bar per side at an explicit
+ * x (cluster + offset), so error bars and values sit on their bars.
+ */
+static void headline_panel(struct plotter *pl, const struct cmp_row *const *rows, size_t n)
+{
+	const struct rs_line *l = rows[0]->line;
+	int ns = pl->s->nsides, i;
+	double bw = 0.8 / ns;
+	bool nonneg = headline_data(pl, rows, n), emu = false;
+	char title[256];
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		for (i = 1; i < ns; i++)
+			emu |= rows[k]->cell[i].emulated;
+	metric_title(l, title, sizeof(title));
+	if (emu)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 " - emulated (TCG) time");
+	panel_reset2(pl->gp, title, l->claim);
+	fprintf(pl->gp, "set style fill solid 0.7 border -1\nset boxwidth %g absolute\n"
+		"set xrange [-0.6:%g]\n%s\nset offsets 0, 0, graph 0.2, 0\n"
+		"set xtics scale 0 %s\nset bmargin %d\nset key top right font ',8'\n",
+		bw * 0.9, n - 0.4, nonneg ? "set yrange [0:*]" : "",
+		n > 6 ? "rotate by -30" : "", 3 + ns);
+	fprintf(pl->gp, "plot ");
+	for (i = 0; i < ns; i++) {
+		double off = (i - (ns - 1) / 2.0) * bw;
+		int col = 3 + 4 * i;
+
+		fprintf(pl->gp, "%s'%s.dat' index %d using ($1%+g):%d with boxes lc rgb '%s' title ",
+			i ? ", \\\n     " : "", pl->plots[pl->nplots - 1].stem, pl->block, off,
+			col, colors[i % 8]);
+		gp_text(pl->gp, pl->s->sides[i].name);
+		fprintf(pl->gp, ", \\\n     '' index %d using ($1%+g):%d:%d:%d with yerrorbars "
+			"lc rgb '#333333' pt 7 ps 0 notitle", pl->block, off, col, col + 1, col + 2);
+		fprintf(pl->gp, ", \\\n     '' index %d using ($1%+g):%d:%d with labels "
+			"offset 0,0.6 font ',7' notitle", pl->block, off, col + 2, col + 3);
+	}
+	/* the tic labels, at the clusters' centres (the points themselves: none) */
+	fprintf(pl->gp, ", \\\n     '' index %d using 1:(NaN):xtic(2) notitle\n", pl->block);
+	pl->block++;
+}
+
+/*
+ * The rows a workload's headline chart shows: its evidence; when it
+ * declares none, the lines that changed significantly on a NEW side.
+ * Rows of one metric are adjacent (rs_set.sorted order).
+ */
+static size_t headline_rows(const struct plotter *pl, const struct rs_workload *w,
+			    const struct cmp_row **out, bool *evidence)
+{
+	size_t k, n = 0;
+	int i;
+
+	for (k = w->first; k < w->first + w->count; k++)
+		if (pl->cmp->rows[k].line->evidence)
+			out[n++] = &pl->cmp->rows[k];
+	*evidence = n > 0;
+	for (k = w->first; !*evidence && k < w->first + w->count; k++)
+		for (i = 1; i < pl->s->nsides; i++)
+			if (pl->cmp->rows[k].cell[i].significant) {
+				out[n++] = &pl->cmp->rows[k];
+				break;
+			}
+	return n;
+}
+
+/* The headline chart of workload wi: a panel per metric, a page of nine. */
+static int headline_workload(struct plotter *pl, int wi)
+{
+	const struct rs_workload *w = &pl->s->wls[wi];
+	const struct cmp_row **rows = malloc((w->count + 1) * sizeof(*rows));
+	size_t n, a, b, starts[PANELS_PER_PAGE + 1];
+	char stem[128], title[512], sub[256], wn[48];
+	int page = 0, np, i, rc = 0;
+	bool evidence;
+
+	if (!rows)
+		return -1;
+	n = headline_rows(pl, w, rows, &evidence);
+	safe_name(wn, sizeof(wn), w->name);
+	snprintf(sub, sizeof(sub), "mean per label, %.0f%% CI error bars; under each case: "
+		 "the verdict of each NEW side (p: %s adjusted; exact: no variance)",
+		 100 * (1 - pl->o->alpha), cmp_correction_str(pl->cmp->opts.correction));
+	for (a = 0; a < n && !rc; page++) {
+		for (np = 0, b = a; b < n && np < PANELS_PER_PAGE; np++) {
+			starts[np] = b;
+			while (++b < n && rows[b]->line->metric == rows[starts[np]]->line->metric)
+				;
+		}
+		starts[np] = b;
+		snprintf(stem, sizeof(stem), "%02d-%s-headline-%d", wi + 1, wn, page + 1);
+		snprintf(title, sizeof(title), "%s: %s", w->name,
+			 evidence ? "the evidence" :
+			 "no evidence declared; the metrics that changed significantly");
+		if (page || b < n)
+			snprintf(title + strlen(title), sizeof(title) - strlen(title),
+				 " (page %d)", page + 1);
+		rc = chart_begin(pl, wi, PK_HEADLINE, stem, title, sub, np);
+		if (rc)
+			break;
+		for (i = 0; i < np; i++)
+			headline_panel(pl, rows + starts[i], starts[i + 1] - starts[i]);
+		rc = chart_end(pl);
+		a = b;
+	}
+	free(rows);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -851,18 +1120,48 @@ static bool image_ok(const struct plotter *pl, const char *stem, const char *ext
 
 /* ------------------------------------------------------------ plots.md */
 
+/*
+ * Input text in markdown: the gnuplot filter, then the characters that
+ * would end the alt text or open a tag.
+ */
+static void md_text(FILE *f, const char *s)
+{
+	char buf[GP_TEXT_MAX + 1];
+	const char *p;
+
+	gp_clean(buf, sizeof(buf), s);
+	for (p = buf; *p; p++)
+		fputs(*p == '[' ? "(" : *p == ']' ? ")" : *p == '<' ? "&lt;" :
+		      *p == '>' ? "&gt;" : *p == '|' ? "/" : *p == '*' ? "\\*" :
+		      (char[2]){ *p, 0 }, f);
+}
+
+/* A marker's name: letters, digits and . _ : = + - only (compare-report
+ * maps mmcompare's markers the same way before it matches them). */
+static void md_marker(FILE *f, const char *kind, const char *name)
+{
+	fprintf(f, "<!-- mmplot:%s ", kind);
+	for (; *name; name++)
+		fputc((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+		      (*name >= '0' && *name <= '9') || strchr("._:=+-", *name) ? *name : '_', f);
+	fprintf(f, " -->\n");
+}
+
 static void md_plot(const struct plotter *pl, FILE *f, const struct plot *p)
 {
 	const char *x = pl->o->prefix;
 
-	fprintf(f, "![%s](%s%s.png)\n\n", p->title, x, p->stem);
+	fprintf(f, "![");
+	md_text(f, p->title);
+	fprintf(f, "](%s%s.png)\n\n", x, p->stem);
 	fprintf(f, "[SVG](%s%s.svg) · [gnuplot script](%s%s.gp) · [data](%s%s.dat)\n\n",
 		x, p->stem, x, p->stem, x, p->stem);
 }
 
 /*
- * plots.md: one section per workload, and one for the % change charts,
- * each opened by an HTML comment that tools/compare-report keys on.
+ * plots.md: the % change charts, each workload's headline chart, each
+ * workload's other charts, each section opened by an HTML comment that
+ * tools/compare-report keys on.
  */
 static int write_md(const struct plotter *pl)
 {
@@ -878,12 +1177,20 @@ static int write_md(const struct plotter *pl)
 	}
 	fprintf(f, "<!-- mmplot:change -->\n");
 	for (i = 0; i < pl->nplots; i++)
-		if (pl->plots[i].ok && pl->plots[i].wl < 0)
+		if (pl->plots[i].ok && pl->plots[i].kind == PK_CHANGE)
 			md_plot(pl, f, &pl->plots[i]);
 	for (w = 0; w < pl->s->nwls; w++) {
-		fprintf(f, "<!-- mmplot:workload %s -->\n", pl->s->wls[w].name);
+		md_marker(f, "headline", pl->s->wls[w].name);
 		for (i = 0; i < pl->nplots; i++)
-			if (pl->plots[i].ok && pl->plots[i].wl == w)
+			if (pl->plots[i].ok && pl->plots[i].wl == w &&
+			    pl->plots[i].kind == PK_HEADLINE)
+				md_plot(pl, f, &pl->plots[i]);
+	}
+	for (w = 0; w < pl->s->nwls; w++) {
+		md_marker(f, "workload", pl->s->wls[w].name);
+		for (i = 0; i < pl->nplots; i++)
+			if (pl->plots[i].ok && pl->plots[i].wl == w &&
+			    pl->plots[i].kind == PK_DETAIL)
 				md_plot(pl, f, &pl->plots[i]);
 	}
 	if (pl->dropped)
@@ -939,8 +1246,12 @@ static int draw(struct plotter *pl, struct rs_set *s)
 {
 	int i;
 
+	/* the verdict first: --max-plots drops detail, not the headline */
 	for (i = 1; i < s->nsides; i++)
 		if (change_side(pl, i))
+			return -1;
+	for (i = 0; i < s->nwls; i++)
+		if (headline_workload(pl, i))
 			return -1;
 	for (i = 0; i < s->nwls; i++)
 		if (bars_workload(pl, i) || scale_workload(pl, i) || cdf_workload(pl, s, i))
