@@ -1049,7 +1049,7 @@ static void print_markdown(const struct cmp *cmp, const struct cmp_meta *m, FILE
 		md_workload(cmp, &cmp->set->wls[i], f);
 	fprintf(f, "<!-- mmcompare:summary -->\n## Summary\n\n");
 	md_partial(cmp, f);
-	vd_summary_text(cmp, 0, f);
+	vd_summary_md(cmp, f);
 }
 
 /* ------------------------------------------------------------ main */

@@ -72,8 +72,8 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 		if (w[j] > cap)
 			w[j] = cap;
 	}
-	fprintf(f, "Meta facts that differ (\"a | b\": the runs of one side differ; long values "
-		"cut, complete in --csv/--markdown):\n");
+	fprintf(f, "Meta facts that differ (\"a | b\": runs of one side differ; cut to fit, "
+		"whole in --csv):\n");
 	fprintf(f, "  %-*s", kw, "fact");
 	for (j = 0; j < s->nsides; j++)
 		put_cut(f, s->sides[j].name, w[j]);
@@ -165,6 +165,28 @@ static const char *fmt_p(double p, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Print text, wrapped at blanks to width columns (0: one line); lines after
+ * the first are indented two more than the text's own indent.
+ */
+static void wrap(FILE *f, const char *text, int width)
+{
+	const char *p = text, *brk;
+	int col, ind = (int)strspn(text, " "), lead = 0;
+
+	while (width > 0 && lead + (int)strlen(p) > width) {
+		for (brk = NULL, col = 0; p[col] && lead + col <= width; col++)
+			if (p[col] == ' ' && col > 0 && p[col - 1] != ' ')
+				brk = p + col;
+		if (!brk)
+			break;
+		fprintf(f, "%*s%.*s\n", lead, "", (int)(brk - p), p);
+		p = brk + 1;
+		lead = ind + 2;
+	}
+	fprintf(f, "%*s%s\n", lead, "", p);
+}
+
 /* ------------------------------------------------------------ rows */
 
 /* A table of one workload: rows of cells, or lines of text. */
@@ -172,12 +194,16 @@ struct vrow {
 	bool text;
 	char line[512];		/* text */
 	char cell[NCELL][CELL_LEN];
+	/* value cells with their (scaled) unit, for a table without the
+	 * unit column: "1.67 s" */
+	char with_unit[NCELL][CELL_LEN];
 };
 
 struct vtab {
 	struct vrow *r;
 	int n, cap;
 	int ncols;
+	int ci_col;		/* the CI column, or -1 */
 };
 
 static struct vrow *vt_add(struct vtab *t)
@@ -258,9 +284,16 @@ static void fill_row(const struct cmp *c, const struct cmp_row *r, const char *p
 		const struct cmp_cell *x = &r->cell[i];
 
 		if (!x->present)
-			snprintf(v->cell[k++], CELL_LEN, "-");
+			snprintf(v->cell[k], CELL_LEN, "-");
 		else
-			fmt_num(x->sum.mean / sc.div, v->cell[k++], CELL_LEN);
+			fmt_num(x->sum.mean / sc.div, v->cell[k], CELL_LEN);
+		if (x->present && sc.div != 1) {
+			char num[CELL_LEN];
+
+			memcpy(num, v->cell[k], sizeof(num));
+			snprintf(v->with_unit[k], CELL_LEN, "%.60s %s", num, sc.unit);
+		}
+		k++;
 		if (!i)
 			continue;
 		if (x->present && b->present)
@@ -305,8 +338,10 @@ static void head_row(const struct cmp *c, struct vtab *t, const char *title)
 		snprintf(v->cell[k++], CELL_LEN, "p");
 		if (c->opts.correction == CMP_BH)
 			snprintf(v->cell[k++], CELL_LEN, "p(BH)");
-		if (c->nsides == 2)
+		if (c->nsides == 2) {
+			t->ci_col = k;
 			snprintf(v->cell[k++], CELL_LEN, "CI%.0f of diff", 100 * (1 - c->alpha));
+		}
 	}
 	t->ncols = k;
 }
@@ -440,28 +475,53 @@ static void case_block(const struct cmp *c, const struct rs_workload *w,
 	counts_line(t, n);
 }
 
-static void print_tab(const struct vtab *t, FILE *f)
+static const char *cell_of(const struct vrow *r, int k, bool no_unit)
 {
-	int w[NCELL] = { 0 }, i, k, last;
+	return no_unit && r->with_unit[k][0] ? r->with_unit[k] : r->cell[k];
+}
 
-	for (i = 0; i < t->n; i++)
-		for (k = 0; k < t->ncols && !t->r[i].text; k++)
-			if ((int)strlen(t->r[i].cell[k]) > w[k])
-				w[k] = strlen(t->r[i].cell[k]);
+/*
+ * Columns as wide as their widest cell. When the table is wider than the
+ * terminal, the CI column goes first (--all and --csv have it), then the
+ * unit column (times then carry their unit in the value: "1.67 s").
+ */
+static void print_tab(const struct vtab *t, FILE *f, int width)
+{
+	bool skip[NCELL] = { false }, no_unit = false;
+	int w[NCELL], i, k, last, total, pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		memset(w, 0, sizeof(w));
+		for (i = 0; i < t->n; i++)
+			for (k = 0; k < t->ncols && !t->r[i].text; k++)
+				if (!skip[k] && (int)strlen(cell_of(&t->r[i], k, no_unit)) > w[k])
+					w[k] = strlen(cell_of(&t->r[i], k, no_unit));
+		for (k = 0, total = 0; k < t->ncols; k++)
+			total += skip[k] ? 0 : w[k] + 2;
+		if (total - 2 <= width)
+			break;
+		if (pass == 0 && t->ci_col > 0)
+			skip[t->ci_col] = true;
+		else if (!no_unit)
+			skip[1] = no_unit = true;
+	}
 	for (i = 0; i < t->n; i++) {
 		const struct vrow *r = &t->r[i];
 
 		if (r->text) {
-			fprintf(f, "%s\n", r->line);
+			wrap(f, r->line, width);
 			continue;
 		}
 		/* the name and unit left-aligned, numbers right-aligned; no
 		 * trailing blanks for the empty cells at the end */
-		for (last = t->ncols; last > 2 && !r->cell[last - 1][0]; last--)
+		for (last = t->ncols; last > 2 && (skip[last - 1] || !r->cell[last - 1][0]); last--)
 			;
-		fprintf(f, "%-*s  %-*s", w[0], r->cell[0], w[1], r->cell[1]);
+		fprintf(f, "%-*s", w[0], r->cell[0]);
+		if (!skip[1])
+			fprintf(f, "  %-*s", w[1], r->cell[1]);
 		for (k = 2; k < last; k++)
-			fprintf(f, "  %*s", w[k], r->cell[k]);
+			if (!skip[k])
+				fprintf(f, "  %*s", w[k], cell_of(r, k, no_unit));
 		fputc('\n', f);
 	}
 }
@@ -482,7 +542,7 @@ static struct cmp_row **workload_rows(const struct cmp *c, const struct rs_workl
 
 static void workload_text(const struct cmp *c, const struct rs_workload *w, FILE *f)
 {
-	struct vtab t = { 0 };
+	struct vtab t = { .ci_col = -1 };
 	struct cmp_row **rows = workload_rows(c, w);
 	size_t k, from;
 
@@ -501,7 +561,7 @@ static void workload_text(const struct cmp *c, const struct rs_workload *w, FILE
 		case_block(c, w, rows, from, k, &t);
 		from = k;
 	}
-	print_tab(&t, f);
+	print_tab(&t, f, vd_width());
 	fputc('\n', f);
 	free(t.r);
 	free(rows);
@@ -515,49 +575,78 @@ void vd_text(const struct cmp *c, FILE *f)
 		workload_text(c, &c->set->wls[i], f);
 }
 
-void vd_method(const struct cmp *c, FILE *f)
+static void method(const struct cmp *c, FILE *f, int width)
 {
-	int i, n = 0;
+	char b[1024];
+	int i, n = 0, o;
 
 	if (c->opts.correction == CMP_BH)
-		fprintf(f, "Judged: Welch's t-test, false discovery rate %g over %zu comparisons "
-			"(Benjamini-Hochberg; p(BH): adjusted p).\n", c->alpha, c->nfamily);
+		snprintf(b, sizeof(b), "Judged: Welch's t-test, false discovery rate %g over %zu "
+			 "comparisons (Benjamini-Hochberg; p(BH): adjusted p).", c->alpha,
+			 c->nfamily);
 	else
-		fprintf(f, "Judged: Welch's t-test, raw p < %g, no correction for the %zu "
-			"comparisons.\n", c->alpha, c->nfamily);
-	fprintf(f, "exact: no variance on either side (n >= %d), a certain change.\n",
-		CMP_MIN_N);
+		snprintf(b, sizeof(b), "Judged: Welch's t-test, raw p < %g, no correction for "
+			 "the %zu comparisons.", c->alpha, c->nfamily);
+	wrap(f, b, width);
+	snprintf(b, sizeof(b), "exact: no variance on either side (n >= %d), a certain "
+		 "change.", CMP_MIN_N);
+	wrap(f, b, width);
 	for (i = 0; i < c->nsides; i++)
 		n += c->emulated[i];
 	if (!n)
 		return;
-	fprintf(f, "Ran under QEMU TCG:");
-	for (i = 0, n = 0; i < c->nsides; i++)
+	o = snprintf(b, sizeof(b), "Ran under QEMU TCG:");
+	for (i = 0, n = 0; i < c->nsides && o < (int)sizeof(b); i++)
 		if (c->emulated[i])
-			fprintf(f, "%s %s", n++ ? "," : "", c->set->sides[i].name);
-	fprintf(f, c->opts.judge_emulated ?
-		": times are emulated, judged anyway (--judge-emulated).\n" :
-		": times there are emulated, shown but not judged (--judge-emulated judges "
-		"them); counts are judged.\n");
+			o += snprintf(b + o, sizeof(b) - o, "%s %s", n++ ? "," : "",
+				      c->set->sides[i].name);
+	if (o < (int)sizeof(b))
+		snprintf(b + o, sizeof(b) - o, c->opts.judge_emulated ?
+			 ": times are emulated, judged anyway (--judge-emulated)." :
+			 ": times there are emulated, shown but not judged (--judge-emulated "
+			 "judges them); counts are judged.");
+	wrap(f, b, width);
+}
+
+void vd_method(const struct cmp *c, FILE *f)
+{
+	method(c, f, vd_width());
+}
+
+static void summary(const struct cmp *c, size_t bad_cases, FILE *f, int width)
+{
+	char b[1024];
+	int o;
+
+	o = snprintf(b, sizeof(b), "Verdict: evidence %zu better, %zu worse, %zu unchanged",
+		     c->ev_better, c->ev_worse, c->ev_same);
+	if (c->ev_toofew)
+		o += snprintf(b + o, sizeof(b) - o, ", %zu n<3", c->ev_toofew);
+	o += snprintf(b + o, sizeof(b) - o, "; other judged metrics %zu better, %zu worse, "
+		      "%zu unchanged", c->nbetter - c->ev_better, c->nworse - c->ev_worse,
+		      c->nsame - c->ev_same);
+	if (c->ntoofew - c->ev_toofew)
+		o += snprintf(b + o, sizeof(b) - o, ", %zu n<3", c->ntoofew - c->ev_toofew);
+	if (c->nemulated)
+		o += snprintf(b + o, sizeof(b) - o, "; %zu emulated times not judged",
+			      c->nemulated);
+	if (c->npartial)
+		o += snprintf(b + o, sizeof(b) - o, "; %zu lines on one side only", c->npartial);
+	if (bad_cases)
+		o += snprintf(b + o, sizeof(b) - o, "; %zu case(s) failed, timed out or died "
+			      "(listed above)", bad_cases);
+	snprintf(b + o, sizeof(b) - o, ".");
+	wrap(f, b, width);
 }
 
 void vd_summary_text(const struct cmp *c, size_t bad_cases, FILE *f)
 {
-	fprintf(f, "Verdict: evidence %zu better, %zu worse, %zu unchanged", c->ev_better,
-		c->ev_worse, c->ev_same);
-	if (c->ev_toofew)
-		fprintf(f, ", %zu n<3", c->ev_toofew);
-	fprintf(f, "; other judged metrics %zu better, %zu worse, %zu unchanged",
-		c->nbetter - c->ev_better, c->nworse - c->ev_worse, c->nsame - c->ev_same);
-	if (c->ntoofew - c->ev_toofew)
-		fprintf(f, ", %zu n<3", c->ntoofew - c->ev_toofew);
-	if (c->nemulated)
-		fprintf(f, "; %zu emulated times not judged", c->nemulated);
-	if (c->npartial)
-		fprintf(f, "; %zu lines on one side only", c->npartial);
-	if (bad_cases)
-		fprintf(f, "; %zu case(s) failed, timed out or died (listed above)", bad_cases);
-	fprintf(f, ".\n");
+	summary(c, bad_cases, f, vd_width());
+}
+
+void vd_summary_md(const struct cmp *c, FILE *f)
+{
+	summary(c, 0, f, 0);
 }
 
 /* ------------------------------------------------------------ markdown */
@@ -604,7 +693,7 @@ static void md_row(const struct vtab *t, const struct vrow *r, FILE *f, bool hea
 
 static void workload_md(const struct cmp *c, const struct rs_workload *w, FILE *f)
 {
-	struct vtab t = { 0 };
+	struct vtab t = { .ci_col = -1 };
 	struct cmp_row **rows = workload_rows(c, w);
 	size_t k, from;
 	int i;
@@ -656,9 +745,9 @@ void vd_markdown(const struct cmp *c, FILE *f)
 	int i;
 
 	fprintf(f, "<!-- mmcompare:verdict -->\n## Verdict\n\n");
-	vd_summary_text(c, 0, f);
+	summary(c, 0, f, 0);
 	fputc('\n', f);
-	vd_method(c, f);
+	method(c, f, 0);
 	fprintf(f, "\nPer workload and case: the evidence metrics first, then the other "
 		"metrics that changed significantly; the full tables follow below.\n\n");
 	for (i = 0; i < c->set->nwls; i++)

@@ -22,6 +22,8 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 void vd_text(const struct cmp *c, FILE *f);
 /* The verdict summary: evidence, other judged metrics, emulated, n<3. */
 void vd_summary_text(const struct cmp *c, size_t bad_cases, FILE *f);
+/* The verdict summary on one line (markdown). */
+void vd_summary_md(const struct cmp *c, FILE *f);
 /* "## Verdict" and a headline table per workload (markdown). */
 void vd_markdown(const struct cmp *c, FILE *f);
 /* How the p-values were judged, one sentence (text and markdown intros). */
