@@ -96,6 +96,29 @@ static const char *type_name(enum mm_ptype t)
 	return n[t];
 }
 
+/*
+ * The workload's metric table: evidence (the experiment's claim, with its
+ * direction) first, then the listed context metrics.
+ */
+static void info_metrics(const struct workload *wl)
+{
+	static const char *const better[] = { "lower", "higher", "info" };
+	const struct mm_metric *m;
+
+	if (!wl->metrics || !wl->metrics->name)
+		return;
+	printf("\n%-40s %-8s %-6s %s\n", "METRIC", "ROLE", "BETTER", "CLAIM");
+	for (int role = MM_EVIDENCE; role >= MM_CONTEXT; role--)
+		for (m = wl->metrics; m->name; m++)
+			if ((int)m->role == role)
+				printf("%-40s %-8s %-6s %s%s\n", m->name,
+				       role == MM_EVIDENCE ? "evidence" : "context",
+				       better[m->better], m->timed ? "(timed) " : "",
+				       m->claim ? m->claim : "");
+	printf("Metrics not listed are context; a unit of time or a rate per second\n"
+	       "marks a timed one. --probe adds calls_per_UNIT:FUNC (evidence, lower).\n");
+}
+
 static int cmd_info(const char *name)
 {
 	const struct workload *wl = mm_workload_find(name);
@@ -130,6 +153,7 @@ static int cmd_info(const char *name)
 	}
 	printf("\nA list value (-p name=a,b,c) runs one case per value; an int value\n"
 	       "may be 'cpus', the number of online CPUs here.\n");
+	info_metrics(wl);
 	return MM_PASS;
 }
 
