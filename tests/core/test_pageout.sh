@@ -94,4 +94,28 @@ if [ "$(awk '/SwapTotal/ {print $2}' /proc/meminfo)" = 0 ]; then
 else
 	skip "skip: anon backing without swap" "this machine has swap"
 fi
+
+# Precondition: a file on tmpfs without swap is never paged out. The loop
+# then measures reads of resident pages and no reclaim: the case fails with
+# the reason and emits nothing, instead of passing with pages_out 0.
+shm=$(df --output=fstype /dev/shm 2>/dev/null | tail -1)
+if [ "$(awk '/SwapTotal/ {print $2}' /proc/meminfo)" = 0 ] && [ "$shm" = tmpfs ] &&
+	sd=$(mktemp -d /dev/shm/mmbench-test.XXXXXX); then
+	"$MMBENCH" run pageout -p dir="$sd" -p size_mb=4 -p instances=1 -p duration_s=0.2 \
+		-i 2 -w 0 -o "$t/shm" >/dev/null 2>"$t/err"
+	rc=$?
+	rm -rf "$sd"
+	[ $rc -eq 1 ] && grep -q ',fail,.*precondition failed in iteration 0: MADV_PAGEOUT paged out none of the 1024 pages.*dir on tmpfs, swap 0 kB' "$t/shm/cases.csv" &&
+		pass "precondition: nothing paged out (tmpfs, no swap) fails the case with the reason" ||
+		fail "precondition: tmpfs" "rc=$rc $(cat "$t/shm/cases.csv" 2>/dev/null)"
+	[ ! -s "$t/shm/results.csv" ] || [ "$(wc -l <"$t/shm/results.csv")" -le 1 ] &&
+		pass "precondition: the failed iteration emitted no row" ||
+		fail "precondition: rows" "$(head -3 "$t/shm/results.csv")"
+else
+	skip "precondition: nothing paged out" "needs /dev/shm on tmpfs and no swap"
+fi
+# And where pageout works, every loop paged out the whole mapping.
+awk -F, 'NR > 1 && $8 == "pages_out_per_loop_pct" { n++; if ($9 < 90) bad = bad " " $9 }
+	END { if (bad != "" || n != 4) { print n " rows," bad; exit 1 } }' "$res" >"$t/why" &&
+	pass "pages_out_per_loop_pct >= 90 in every iteration" || fail "pages_out_per_loop_pct" "$(cat "$t/why")"
 finish
