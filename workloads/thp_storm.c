@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <unistd.h>
@@ -103,6 +104,7 @@ struct state {
 	size_t frag_map_len;
 	struct tbuf t[MAX_THREADS];
 	long long mthp_stat0[MAX_MTHP][2];
+	bool noted_pressure;	/* thp_storm_pressure said for this case */
 };
 
 static const char *def_threads(char *buf, size_t len)
@@ -137,6 +139,37 @@ static const struct mm_param params[] = {
 	{ .name = "dir", .type = MM_P_STRING, .def = "",
 	  .help = "directory for the refill file (default: scratch dir in the run dir)" },
 	MM_PARAM_END,
+};
+
+/*
+ * The experiments' evidence (EXPERIMENTS.md sections 3 and 4), directions
+ * as thpscale/thpcompact read them. Latencies are in us: timed by unit.
+ */
+static const struct mm_metric metrics[] = {
+	{ .name = "fault_both_mean", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "THP fault latency under fragmentation (section 3: mean fault-both latency falls without the per-page LRU drain in migration, more with more threads)" },
+	{ .name = "pct_huge", .better = MM_HIGHER, .role = MM_EVIDENCE,
+	  .claim = "share of storm faults that got a PMD THP (section 4 posted 86 -> 51 % at 1 thread: compaction keeping large folios whole)" },
+	{ .name = "fault_huge_mean", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "latency of the faults that got a THP: direct compaction's cost" },
+	{ .name = "fault_base_mean", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "latency of the faults that fell back to a base page" },
+	{ .name = "compact_stall", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "direct compaction stalls during the storm (section 4 posted 229710 -> 554846)" },
+	{ .name = "compact_success", .better = MM_HIGHER, .role = MM_EVIDENCE,
+	  .claim = "direct compactions that produced the page (section 4 posted 144177 -> 9351)" },
+	{ .name = "compaction_efficiency", .better = MM_HIGHER, .role = MM_EVIDENCE,
+	  .claim = "100 x success / stalls (section 4 posted 62.76 -> 1.69)" },
+	{ .name = "scan_efficiency", .better = MM_HIGHER, .role = MM_EVIDENCE,
+	  .claim = "100 x migrate-scanned / free-scanned PFNs (section 4 posted 12.29 -> 27.75)" },
+	{ .name = "pgmigrate_fail", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "pages compaction failed to migrate (section 4 posted 25818 -> 459621)" },
+	{ .name = "compaction_cost", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "memory traffic of compaction, MiB (section 4 posted 66050.96 -> 17615.55)" },
+	{ .name = "pgmigrate_success", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "storm_start_free_huge_pct_of_need", .better = MM_INFO,
+	  .role = MM_CONTEXT },
+	MM_METRIC_END,
 };
 
 static const char *data_dir(struct mm_ctx *ctx)
@@ -641,11 +674,17 @@ static int log2_sz(size_t v)
 	return o;
 }
 
+/* What the fragmentation left, emitted only once the iteration counts. */
+struct frag_info {
+	uint64_t frag_ns, refill_ns;
+	long long thp_left_kb;	/* THP still mapped in the fragmenting memory */
+	double free_mb, huge_mb; /* free at the storm's start, in >= PMD blocks */
+};
+
 /* One iteration's setup: drop the file's cache, fragment, refill. */
-static int setup_iteration(struct mm_ctx *ctx, struct state *s)
+static int setup_iteration(struct mm_ctx *ctx, struct state *s, struct frag_info *fi)
 {
 	uint64_t t0, t1, t2;
-	double free_mb, huge_mb;
 	int ret;
 
 	if (s->fd >= 0)
@@ -658,14 +697,67 @@ static int setup_iteration(struct mm_ctx *ctx, struct state *s)
 	t2 = mm_now_ns();
 	if (ret != MM_PASS)
 		return ret;
-	buddy_free(s->pl.page, log2_sz(s->pl.pmd / s->pl.page), &free_mb, &huge_mb);
-	mm_emit(ctx, "frag_time", (double)(t1 - t0), "ns", MM_INFO);
-	mm_emit(ctx, "refill_time", (double)(t2 - t1), "ns", MM_INFO);
-	mm_emit(ctx, "frag_thp_left", (double)mm_smaps_kb(s->frag, s->pl.anon,
-							  "AnonHugePages:"), "KiB", MM_INFO);
-	mm_emit(ctx, "storm_start_free", free_mb, "MiB", MM_INFO);
-	mm_emit(ctx, "storm_start_free_huge", huge_mb, "MiB", MM_INFO);
+	buddy_free(s->pl.page, log2_sz(s->pl.pmd / s->pl.page), &fi->free_mb, &fi->huge_mb);
+	fi->frag_ns = t1 - t0;
+	fi->refill_ns = t2 - t1;
+	fi->thp_left_kb = mm_smaps_kb(s->frag, s->pl.anon, "AnonHugePages:");
 	return MM_PASS;
+}
+
+static void iteration_name(const struct mm_ctx *ctx, char *buf, size_t len)
+{
+	snprintf(buf, len, "%siteration %d", ctx->warmup ? "warm-up " : "",
+		 ctx->iteration);
+}
+
+/*
+ * The fragmentation's precondition: no THP left in the fragmenting memory.
+ * A THP that survived the split keeps its unmapped half allocated (deferred
+ * split), so its pageblock was not fragmented. That does not change from
+ * one try to the next (no MADV_COLD split: before 5.4): the case fails.
+ */
+static int check_frag(struct mm_ctx *ctx, const struct frag_info *fi)
+{
+	char it[48];
+
+	if (fi->thp_left_kb <= 0)
+		return MM_PASS;
+	iteration_name(ctx, it, sizeof(it));
+	return mm_fail(ctx, "fragmentation failed in %s: %lld KiB of THP still mapped after freeing the first half of every PMD-sized chunk (MADV_COLD did not split them): those halves stay allocated, the storm would not meet fragmented memory",
+		       it, fi->thp_left_kb);
+}
+
+/*
+ * Under fragmentation the storm's faults need compaction: the free memory
+ * in PMD-sized blocks at its start is less than it faults. Where it is not
+ * (a size_mb far below the free memory), the figures are THP faults
+ * without compaction: reported per iteration and said once in meta.csv.
+ */
+static void frag_pressure(struct mm_ctx *ctx, struct state *s, const struct frag_info *fi)
+{
+	double need_mb = (double)(s->pl.nregions * s->pl.pmd) / 1048576.0;
+	double pct = need_mb > 0 ? 100.0 * fi->huge_mb / need_mb : 0;
+	char it[48];
+
+	mm_emit(ctx, "storm_start_free_huge_pct_of_need", pct, "pct", MM_INFO);
+	if (pct < 100.0 || s->noted_pressure)
+		return;
+	s->noted_pressure = true;
+	iteration_name(ctx, it, sizeof(it));
+	mm_note(ctx, "thp_storm_pressure", "[%s]: from %s on: %.0f MiB free in PMD-sized blocks at the storm's start, the storm faults %.0f MiB: its faults did not need compaction (use anon_pct for the experiment's fragmentation)",
+		mm_case_string(ctx->c), it, fi->huge_mb, need_mb);
+	mm_log(ctx, "%s: %.0f MiB free in PMD-sized blocks at the storm's start cover the %.0f MiB it faults: not under fragmentation, compaction not needed",
+	       it, fi->huge_mb, need_mb);
+}
+
+static void emit_frag(struct mm_ctx *ctx, struct state *s, const struct frag_info *fi)
+{
+	mm_emit(ctx, "frag_time", (double)fi->frag_ns, "ns", MM_INFO);
+	mm_emit(ctx, "refill_time", (double)fi->refill_ns, "ns", MM_INFO);
+	mm_emit(ctx, "frag_thp_left", (double)fi->thp_left_kb, "KiB", MM_INFO);
+	mm_emit(ctx, "storm_start_free", fi->free_mb, "MiB", MM_INFO);
+	mm_emit(ctx, "storm_start_free_huge", fi->huge_mb, "MiB", MM_INFO);
+	frag_pressure(ctx, s, fi);
 }
 
 /* ---------------------------------------------------------------- storm */
@@ -1033,6 +1125,47 @@ static int team_error(struct mm_ctx *ctx, struct state *s, struct mm_team *team)
 	return mm_fail(ctx, "a faulting thread failed");
 }
 
+/*
+ * The storm's precondition: its regions could get huge pages at all. smaps
+ * THPeligible (since 5.0) is 0 for a VMA the kernel will not back with a
+ * PMD THP (enabled=madvise with madvise=0, a prctl, a cgroup); if no fault
+ * got a large folio either (no mTHP), the storm measured base-page faults
+ * only, and does in every try: the case fails with the reason. Taken from
+ * this process's own mappings: the vmstat THP counters are system-wide.
+ */
+static long long storm_eligible(struct state *s)
+{
+	long long sum = 0;
+
+	for (int i = 0; i < s->pl.threads; i++) {
+		long long x = mm_smaps_kb(s->t[i].map, s->t[i].n * s->pl.pmd,
+					  "THPeligible:");
+
+		if (x < 0)
+			return -1;
+		sum += x;
+	}
+	return sum;
+}
+
+static int check_attempted(struct mm_ctx *ctx, struct state *s, long long eligible)
+{
+	size_t large = 0;
+	char it[48], mode[32];
+	struct utsname u;
+
+	if (eligible != 0 || uname(&u) < 0 || atoi(u.release) < 5)
+		return MM_PASS;
+	for (int i = 0; i < s->pl.threads; i++)
+		for (size_t k = 0; k < s->t[i].n; k++)
+			large += classify(s, s->t[i].pages[k]) != C_BASE;
+	if (large > 0)
+		return MM_PASS;
+	iteration_name(ctx, it, sizeof(it));
+	return mm_fail(ctx, "no huge page possible in the storm of %s: its regions are not THP-eligible (smaps THPeligible 0; THP enabled=%s, madvise=%d) and none of its %zu faults got a large folio: base-page faults only",
+		       it, mm_thp_mode(mode, sizeof(mode)), s->madv, s->pl.nregions);
+}
+
 static int thp_run(struct mm_ctx *ctx)
 {
 	struct state *s = ctx->priv;
@@ -1041,27 +1174,36 @@ static int thp_run(struct mm_ctx *ctx)
 		.slot_size = sizeof(struct slot), .fn = storm_task, .arg = ctx,
 	};
 	struct mm_team *team = NULL;
+	struct frag_info fi;
 	struct mm_phase ph;
-	long long rep0;
+	long long rep0, eligible;
 	long huge;
 	int ret;
 
-	ret = setup_iteration(ctx, s);
+	ret = setup_iteration(ctx, s, &fi);
+	if (ret == MM_PASS)
+		ret = check_frag(ctx, &fi);
 	if (ret == MM_PASS)
 		ret = map_storm(ctx, s);
 	if (ret != MM_PASS)
 		goto out;
 	mthp_stats(s, s->mthp_stat0);
+	eligible = storm_eligible(s);
 	rep0 = host_reported_kib();
 	mm_phase_begin(&ph, "storm", RUSAGE_SELF, counters);
 	mm_measure_begin(ctx);
 	ret = mm_team_run(ctx, &o, &team);
 	mm_phase_end(&ph);
-	mm_measure_end(ctx, (double)s->pl.nregions, "fault");
 	if (ret != MM_PASS) {
 		ret = team_error(ctx, s, team);
 		goto out;
 	}
+	/* Checked before anything of the iteration is emitted (--probe too). */
+	ret = check_attempted(ctx, s, eligible);
+	if (ret != MM_PASS)
+		goto out;
+	mm_measure_end(ctx, (double)s->pl.nregions, "fault");
+	emit_frag(ctx, s, &fi);
 	/* The fragmenting memory goes first: smaps is short again. */
 	release_frag(s);
 	huge = emit_faults(ctx, s);
@@ -1086,6 +1228,7 @@ const struct workload wl_thp_storm = {
 	.name = "thp_storm",
 	.desc = "THP fault storms under fragmentation, with compaction statistics (thpscale)",
 	.params = params,
+	.metrics = metrics,
 	.needs = MM_NEED_THP,
 	.probe = thp_probe,
 	.prepare = thp_prepare,
