@@ -265,6 +265,8 @@ void rs_free(struct rs_set *s)
 	arena_free(&s->vals_mem);
 	for (j = 0; j < s->nruns; j++) {
 		free(s->runs[j].path);
+		free(s->runs[j].run_id);
+		free(s->runs[j].label);
 		for (int k = 0; k < s->runs[j].nmeta; k++) {
 			free(s->runs[j].meta[k].key);
 			free(s->runs[j].meta[k].value);
@@ -432,6 +434,7 @@ struct csvt {
 	bool too_many, has_nul, header, failed;
 	bool chunk_nul;		/* the input chunk holds a NUL: check fields */
 	size_t prev_line;	/* index + 1 of the line of the previous row */
+	struct dupset *dups;	/* results: (line, iteration) -> value seen */
 	int col[CT_MAXF];	/* schema column -> field index */
 	int nfields;		/* fields per row, from the header */
 	int (*row)(struct csvt *t);
@@ -607,11 +610,44 @@ static int parse_int(struct csvt *t, int col, const char *what, long *out)
 	return 0;
 }
 
+/*
+ * [-+]digits[.digits][e[-+]digits] or [-+].digits...: what the core's %.12g
+ * writes. strtod() alone would also take leading blanks, hex (0x10,
+ * 0x1p3), inf and nan.
+ */
+static bool is_decimal(const char *p)
+{
+	bool digits = false;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits = true;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
 static int parse_value(struct csvt *t, int col, const char *what, double *out)
 {
 	const char *p = fld(t, col);
 	char *end, b[64];
 
+	if (!is_decimal(p))
+		return ct_err(t, "%s '%s' is not a decimal number", what,
+			      show(t, col, b, sizeof(b)));
 	*out = strtod(p, &end);
 	if (!*p || *end || end == p)
 		return ct_err(t, "%s '%s' is not a number", what, show(t, col, b, sizeof(b)));
@@ -628,10 +664,13 @@ static int check_metric(struct csvt *t)
 
 	if (!*p)
 		return ct_err(t, "metric is empty");
+	if (strlen(p) > RS_METRIC_MAX)
+		return ct_err(t, "metric '%s' is longer than %d characters",
+			      show(t, C_METRIC, b, sizeof(b)), RS_METRIC_MAX);
 	for (; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      *p == '_' || *p == '.' || *p == ':'))
-			return ct_err(t, "metric '%s' has characters outside [a-z0-9_.:]",
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == ':'))
+			return ct_err(t, "metric '%s' has characters outside [A-Za-z0-9_.:]",
 				      show(t, C_METRIC, b, sizeof(b)));
 	return 0;
 }
@@ -733,9 +772,12 @@ static int row_side(struct csvt *t, int label_col)
 	if (check_nonempty(t, label_col, "label"))
 		return -1;
 	if (r->side >= 0) {
-		if (!(s->flags & RS_PER_ARG) && strcmp(s->sides[r->side].name, label))
+		/* with --per-arg the side is named after the argument: compare
+		 * with the label of the run's first row */
+		if (strcmp(r->label ? r->label : s->sides[r->side].name, label))
 			return ct_err(t, "label '%s' differs from the run's label '%s'",
-				      show(t, label_col, b, sizeof(b)), s->sides[r->side].name);
+				      show(t, label_col, b, sizeof(b)),
+				      r->label ? r->label : s->sides[r->side].name);
 		return r->side;
 	}
 	i = side_lookup(s, label, r->arg);
@@ -745,10 +787,73 @@ static int row_side(struct csvt *t, int label_col)
 	}
 	r->side = i;
 	s->sides[i].nruns++;
+	if ((s->flags & RS_PER_ARG) && !(r->label = strdup(label)))
+		return ct_err(t, "out of memory");
 	return i;
 }
 
 /* ------------------------------------------------------------ results */
+
+/*
+ * Rows seen in one results.csv, to refuse the same row twice (a file
+ * concatenated with itself, a row pasted twice): pooled twice it would
+ * double n and make a change "significant". Keyed by (line, iteration),
+ * holding the value and the row's line number. A directory reused with
+ * `mmbench -o` legitimately holds a case twice, numbered from 0 again,
+ * with other values: only a row equal in every field is a duplicate.
+ */
+struct dup_ent {
+	uint64_t key;		/* line index + 1 << 32 | iteration; 0: empty */
+	double v;
+	long lineno;
+};
+
+struct dupset {
+	struct dup_ent *e;
+	size_t n, mask;
+};
+
+static int dup_grow(struct dupset *d)
+{
+	size_t cap = d->mask ? (d->mask + 1) * 2 : 1024, i, j;
+	struct dup_ent *e = calloc(cap, sizeof(*e));
+
+	if (!e)
+		return -1;
+	for (i = 0; d->mask && i <= d->mask; i++) {
+		if (!d->e[i].key)
+			continue;
+		for (j = mix64(d->e[i].key) & (cap - 1); e[j].key; j = (j + 1) & (cap - 1))
+			;
+		e[j] = d->e[i];
+	}
+	free(d->e);
+	d->e = e;
+	d->mask = cap - 1;
+	return 0;
+}
+
+/* The line number of an equal earlier row, 0 if none (-1: no memory). */
+static long dup_check(struct dupset *d, size_t line, long iter, double v, long lineno)
+{
+	uint64_t key = ((uint64_t)(line + 1) << 32) | (uint32_t)iter;
+	size_t j;
+
+	if ((d->n + 1) * 2 > d->mask + 1 && dup_grow(d))
+		return -1;
+	for (j = mix64(key) & d->mask; d->e[j].key; j = (j + 1) & d->mask) {
+		if (d->e[j].key != key)
+			continue;
+		if (memcmp(&d->e[j].v, &v, sizeof(v)) == 0)
+			return d->e[j].lineno;
+		d->e[j].v = v;	/* a rerun into the same directory */
+		d->e[j].lineno = lineno;
+		return 0;
+	}
+	d->e[j] = (struct dup_ent){ key, v, lineno };
+	d->n++;
+	return 0;
+}
 
 /*
  * Value arrays live in the set's arena: they are never freed one by one,
@@ -899,11 +1004,31 @@ static int line_agrees(struct csvt *t, const struct rs_line *l, enum rs_better b
 	return 0;
 }
 
+/* Every row of a results.csv carries its run's run_id: two runs in one
+ * file (concatenated) are refused. */
+static int row_run_id(struct csvt *t)
+{
+	struct rs_run *r = &t->s->runs[t->run];
+	const char *id = fld(t, C_RUN_ID);
+	char b[64];
+
+	if (check_nonempty(t, C_RUN_ID, "run_id"))
+		return -1;
+	if (!r->run_id) {
+		r->run_id = strdup(id);
+		return r->run_id ? 0 : ct_err(t, "out of memory");
+	}
+	if (strcmp(r->run_id, id))
+		return ct_err(t, "run_id '%s' differs from the file's run_id '%s': two runs in "
+			      "one results.csv", show(t, C_RUN_ID, b, sizeof(b)), r->run_id);
+	return 0;
+}
+
 static int results_row(struct csvt *t)
 {
 	enum rs_better better = RS_INFO;
 	struct rs_line *l;
-	long iter;
+	long iter, dup;
 	double v;
 	int side;
 
@@ -916,11 +1041,19 @@ static int results_row(struct csvt *t)
 	if (better == RS_INFO && !strncmp(fld(t, C_METRIC), "calls_per_", 10))
 		better = RS_LOWER;
 	side = row_side(t, C_LABEL);
-	if (side < 0)
+	if (side < 0 || row_run_id(t))
 		return -1;
 	l = find_line(t, better);
 	if (!l)
 		return ct_err(t, "out of memory");
+	if (!t->dups && !(t->dups = calloc(1, sizeof(*t->dups))))
+		return ct_err(t, "out of memory");
+	dup = dup_check(t->dups, l - t->s->lines, iter, v, t->lineno);
+	if (dup < 0)
+		return ct_err(t, "out of memory");
+	if (dup)
+		return ct_err(t, "the same row as line %ld (%s/%s iteration %ld): a row counted "
+			      "twice would double its weight", dup, l->workload, l->metric, iter);
 	if (line_agrees(t, l, better) || line_add(t, l, side, v))
 		return -1;
 	t->s->runs[t->run].nrows++;
@@ -1246,6 +1379,9 @@ static int ct_close(struct csvt *t, struct csv_parser *p, int rc)
 		rc = set_err(t->s, "%s: empty file (no header line)", t->name);
 	csv_free(p);
 	free(t->buf);
+	if (t->dups)
+		free(t->dups->e);
+	free(t->dups);
 	return rc;
 }
 
@@ -1339,14 +1475,30 @@ static int load_run(struct rs_set *s, const char *results)
 	return 0;
 }
 
+/*
+ * The same results.csv reached twice (BASE NEW NEW, a label directory and
+ * a run in it, ./N and N, a symlink) would pool its rows twice: refused.
+ */
 static int add_pending(struct rs_set *s, const char *path)
 {
-	struct rs_pending *p = realloc(s->pending, (s->npending + 1) * sizeof(*p));
+	struct rs_pending *p;
+	struct stat st;
+	int i;
 
+	if (stat(path, &st))
+		return set_err(s, "%s: %s", path, strerror(errno));
+	for (i = 0; i < s->npending; i++)
+		if (s->pending[i].dev == (unsigned long long)st.st_dev &&
+		    s->pending[i].ino == (unsigned long long)st.st_ino)
+			return set_err(s, "%s and %s are the same file: its rows would be counted "
+				       "twice", s->pending[i].path, path);
+	p = realloc(s->pending, (s->npending + 1) * sizeof(*p));
 	if (!p)
 		return set_err(s, "out of memory");
 	s->pending = p;
 	p[s->npending].arg = s->cur_arg;
+	p[s->npending].dev = st.st_dev;
+	p[s->npending].ino = st.st_ino;
 	p[s->npending].path = strdup(path);
 	if (!p[s->npending].path)
 		return set_err(s, "out of memory");
@@ -1908,11 +2060,41 @@ static int apply_decls(struct rs_set *s)
 	return 0;
 }
 
+/*
+ * Two files with one run_id are one run copied: pooled into one side its
+ * rows would count twice (refused); on two sides a run would be compared
+ * with itself (warned: synthetic runs may reuse ids).
+ */
+static int check_copies(struct rs_set *s)
+{
+	const struct rs_run *x, *y;
+	char w[600];
+
+	for (int a = 0; a < s->nruns; a++) {
+		for (int b = a + 1; b < s->nruns; b++) {
+			x = &s->runs[a];
+			y = &s->runs[b];
+			if (!x->run_id || !y->run_id || strcmp(x->run_id, y->run_id))
+				continue;
+			if (x->side == y->side)
+				return set_err(s, "%s and %s hold the same run (run_id %s): a "
+					       "copy would be counted twice", x->path, y->path,
+					       x->run_id);
+			snprintf(w, sizeof(w), "%s and %s have the same run_id %s: is one a "
+				 "copy of the other?", x->path, y->path, x->run_id);
+			add_warn(s, "%s", w);
+		}
+	}
+	return 0;
+}
+
 int rs_finish(struct rs_set *s)
 {
 	size_t i;
 
 	if (rs_load_pending(s))
+		return -1;
+	if (check_copies(s))
 		return -1;
 	if (!s->nlines)
 		return set_err(s, "no measured rows in the input");

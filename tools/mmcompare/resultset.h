@@ -23,6 +23,8 @@
 
 #define RS_SCHEMA "1"
 #define RS_MAX_SIDES 16
+/* Metric names: [A-Za-z0-9_.:], at most this long (the core's rule). */
+#define RS_METRIC_MAX 200
 
 enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
 
@@ -84,6 +86,8 @@ struct rs_case_note {
 /* One run: a results.csv and the files next to it. */
 struct rs_run {
 	char *path;		/* the results.csv */
+	char *run_id;		/* of its rows (one per file) */
+	char *label;		/* RS_PER_ARG: of its first row */
 	int side;		/* -1 until its first row */
 	int arg;		/* index of the argument it came from */
 	bool has_meta;
@@ -129,6 +133,7 @@ struct rs_hash;
 struct rs_pending {
 	char *path;
 	int arg;
+	unsigned long long dev, ino;	/* the same file named twice is refused */
 };
 
 struct rs_set {
