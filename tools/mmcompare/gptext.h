@@ -46,12 +46,17 @@ static inline void gp_put(FILE *f, const char *s, size_t max)
 		fputs("...", f);
 }
 
-/* A single-quoted gnuplot string of s, for scripts. */
-static inline void gp_text(FILE *f, const char *s)
+/* A single-quoted gnuplot string of s, for scripts; at most max bytes. */
+static inline void gp_textn(FILE *f, const char *s, size_t max)
 {
 	fputc('\'', f);
-	gp_put(f, s, GP_TEXT_MAX);
+	gp_put(f, s, max);
 	fputc('\'', f);
+}
+
+static inline void gp_text(FILE *f, const char *s)
+{
+	gp_textn(f, s, GP_TEXT_MAX);
 }
 
 /* A double-quoted field of s, for data files. */

@@ -37,6 +37,8 @@
 #define EXIT_USAGE 2
 #define PANELS_PER_PAGE 9
 #define CDF_POINTS 1000
+/* A label in a chart's key: at most this many characters */
+#define KEY_MAX 60
 
 struct opts {
 	const char *out, *prefix, *gnuplot;
@@ -306,7 +308,7 @@ static void plot_sides(struct plotter *pl, const char *using_fmt, int stride, in
 		fprintf(pl->gp, using_fmt, first_col + i * stride, first_col + i * stride + 1,
 			first_col + i * stride + 2);
 		fprintf(pl->gp, "%s %s title ", i ? "" : extra0, with);
-		gp_text(pl->gp, pl->s->sides[i].name);
+		gp_textn(pl->gp, pl->s->sides[i].name, KEY_MAX);
 		fprintf(pl->gp, " lc rgb '%s'", colors[i % 8]);
 	}
 	fputc('\n', pl->gp);
@@ -957,7 +959,7 @@ static void headline_panel(struct plotter *pl, const struct cmp_row *const *rows
 		fprintf(pl->gp, "%s'%s.dat' index %d using ($1%+g):%d with boxes lc rgb '%s' title ",
 			i ? ", \\\n     " : "", pl->plots[pl->nplots - 1].stem, pl->block, off,
 			col, colors[i % 8]);
-		gp_text(pl->gp, pl->s->sides[i].name);
+		gp_textn(pl->gp, pl->s->sides[i].name, KEY_MAX);
 		fprintf(pl->gp, ", \\\n     '' index %d using ($1%+g):%d:%d:%d with yerrorbars "
 			"lc rgb '#333333' pt 7 ps 0 notitle", pl->block, off, col, col + 1, col + 2);
 		fprintf(pl->gp, ", \\\n     '' index %d using ($1%+g):%d:%d with labels "

@@ -5,6 +5,10 @@
  * marks on the runs that differ significantly from the baseline. The x
  * axis is the history's runs in date order, labelled with the kernel
  * release that ran them (and the date).
+ *
+ * Host names, kernel releases, case strings, units and metric names come
+ * from result files: they reach the script and the data only through
+ * gptext.h (filtered, single-quoted), so gnuplot never runs any of them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gptext.h"
 #include "trend.h"
 
 /* More x labels than this and only the kernel changes are labelled. */
@@ -35,18 +40,6 @@ void tp_stem(const char *workload, const char *metric, char *buf, size_t len)
 static bool same_series(const struct tr_point *a, const struct tr_point *b)
 {
 	return !strcmp(a->host, b->host) && !strcmp(a->kase, b->kase);
-}
-
-/* A gnuplot double-quoted string: backslashes and quotes escaped. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /*
@@ -117,7 +110,7 @@ static void write_xtics(FILE *f, const struct tr_plot *pl, const struct tr_run *
 		/* "2026-11-30T02:30:00Z" -> "2026-11-30 02:30" */
 		snprintf(lab, sizeof(lab), "%s %.10s %.5s", r->kernel, r->date, r->date + 11);
 		fprintf(f, "%s", first ? "" : ", ");
-		gp_str(f, lab);
+		gp_text(f, lab);
 		fprintf(f, " %d", i);
 		first = 0;
 	}
@@ -139,10 +132,10 @@ static void write_head(FILE *f, const struct tr_plot *pl, const char *fmt, doubl
 		 "marks: p < %g vs baseline", pl->workload, pl->metric, pl->better,
 		 100 * (1 - alpha), alpha);
 	fprintf(f, "set title ");
-	gp_str(f, t);
+	gp_text(f, t);
 	fprintf(f, "\nset ylabel ");
-	gp_str(f, pl->unit);
-	fprintf(f, "\nset xlabel \"run: kernel release, date (UTC)\"\n"
+	gp_text(f, pl->unit);
+	fprintf(f, "\nset xlabel 'run: kernel release, date (UTC)'\n"
 		"set grid ytics\nset key below left Left reverse font ',9'\n"
 		"set bmargin 12\nset rmargin 10\nset offsets 0.5, 0.5, graph 0.05, graph 0.05\n");
 }
@@ -201,7 +194,7 @@ static void write_plot(FILE *f, const struct tr_plot *pl, int ns, int nworse, in
 		series_name(pl, p, t, sizeof(t));
 		fprintf(f, "%s'%s.dat' index %d using 1:2:3:4 with yerrorlines lt %d lw 1.5 "
 			"pt 7 ps 0.6 title ", sep, pl->stem, s, s + 1);
-		gp_str(f, t);
+		gp_text(f, t);
 		fprintf(f, ", \\\n  '' index %d using 1:5 with lines lt %d dt 2 lw 1 %s", s,
 			s + 1, s ? "notitle" : "title 'baseline mean (dashed, same colour)'");
 		sep = ", \\\n  ";
@@ -261,8 +254,11 @@ int tp_draw(const struct tr_plot *pl, const struct tr_run *runs, int nruns, cons
 	f = fopen(p, "w");
 	if (!f)
 		return snprintf(err, errlen, "%s: %s", p, strerror(errno)), -1;
-	fprintf(f, "# %s %s: x mean ci_low ci_high baseline_mean, one block per host and case\n",
-		pl->workload, pl->metric);
+	fprintf(f, "# ");
+	gp_put(f, pl->workload, GP_TEXT_MAX);
+	fputc(' ', f);
+	gp_put(f, pl->metric, GP_TEXT_MAX);
+	fprintf(f, ": x mean ci_low ci_high baseline_mean, one block per host and case\n");
 	ns = write_dat(f, pl, runs, &nworse, &nbetter);
 	if (fclose(f))
 		return snprintf(err, errlen, "%s: %s", p, strerror(errno)), -1;
