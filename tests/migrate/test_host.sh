@@ -41,6 +41,11 @@ if ! [ "$(id -u)" = 0 ]; then
 fi
 
 # ---- compaction on one node: runs, checks hold, knob restored
+# Compaction moves only what its scanners meet: on a mostly free machine a
+# compact_memory may move none of the regions' pages (here: often from the
+# second iteration on). That iteration's precondition failed: the case
+# fails with the reason and emits nothing for it. Either outcome is checked
+# for what it must show; the completed iterations for their values.
 knob=/proc/sys/vm/compact_unevictable_allowed
 orig=$(cat $knob)
 echo 0 >$knob
@@ -49,20 +54,35 @@ echo 0 >$knob
 rc=$?
 after=$(cat $knob)
 echo "$orig" >$knob
-[ $rc = 0 ] && [ "$(grep -c ',pass,' "$t/c/cases.csv")" = 2 ] &&
-	pass "mlock_mix trigger=compact: both cases pass" || fail "compact run" "rc=$rc $(tail -3 "$t/err")"
+awk -F, 'NR > 1 && $5 == "mlock_mix" {
+		if ($7 == "pass") next
+		if ($7 != "fail" || $8 !~ /^"?precondition failed in iteration [0-9]+: compaction moved none of the regions. pages in 2 round\(s\) \(pgmigrate_success [0-9]+\): the migration of mlocked and unlocked pages under test did not run/) {
+			print $6 ": " $7 " " $8; bad = 1 }
+	}
+	END { exit bad }' "$t/c/cases.csv" >"$t/why" && [ "$(awk 'NR > 1' "$t/c/cases.csv" | wc -l)" = 2 ] &&
+	pass "mlock_mix trigger=compact: each case passes or fails on its precondition, with the reason (rc=$rc)" ||
+	fail "compact run" "rc=$rc $(cat "$t/why") $(tail -3 "$t/err")"
+# The iteration named in a failure emitted no row; a passed iteration moved pages.
+awk -F, 'FNR == 1 { f++; next }
+	f == 1 && $7 == "fail" { it = $8; sub(/.*in iteration /, "", it); sub(/:.*/, "", it); failed[$6 SUBSEP it] = 1 }
+	f == 2 { if (($6 SUBSEP $7) in failed) { print "rows for the failed " $6 " iteration " $7; bad = 1 }
+		if ($8 == "region_pages_moved" && $9 <= 0) { print "region_pages_moved 0 in " $6 " it " $7; bad = 1 } }
+	END { exit bad }' "$t/c/cases.csv" "$t/c/results.csv" >"$t/why" &&
+	pass "compact: nothing emitted for a failed iteration; every emitted one moved region pages" ||
+	fail "compact precondition" "$(head -3 "$t/why")"
 [ "$after" = 0 ] && pass "compact_unevictable_allowed restored after the run (was 0, run needs 1)" ||
 	fail "knob restore" "compact_unevictable_allowed is $after after the run, was 0"
+done_its=$(awk -F, 'NR > 1 && $8 == "rounds"' "$t/c/results.csv" | wc -l)
 for m in migrated_pages migrated_pages_per_s thread_pages_per_s_min thread_pages_per_s_max \
 	region_pages_moved calls call_latency_p50 call_latency_p99 call_latency_max rounds \
 	mlock_checks_passed mlocked_kb vmlck_kb nr_mlock_change unevictable_change_kb \
 	own_pages_mlock_lost own_pages_mlocked_evictable own_pages_mlocked_by_mistake \
 	migrate_vm_pgmigrate_success migrate_vm_compact_migrate_scanned; do
 	n=$(awk -F, -v m=$m 'NR > 1 && $8 == m' "$t/c/results.csv" | wc -l)
-	[ "$n" = 4 ] || missing="$missing $m($n)"
+	[ "$n" = "$done_its" ] || missing="$missing $m($n)"
 done
-[ -z "${missing:-}" ] && pass "compact: every metric present in every iteration" ||
-	fail "compact: metrics" "rows missing (want 4 = 2 cases x 2 iterations):$missing"
+[ -z "${missing:-}" ] && pass "compact: every metric present in each of the $done_its completed iterations" ||
+	fail "compact: metrics" "rows missing (want $done_its):$missing"
 awk -F, 'NR > 1 { v[$6 SUBSEP $7, $8] = $9; k[$6 SUBSEP $7] = 1 }
 	END {
 		for (c in k) {
@@ -82,8 +102,8 @@ awk -F, 'NR > 1 { v[$6 SUBSEP $7, $8] = $9; k[$6 SUBSEP $7] = 1 }
 	}' "$t/c/results.csv" >"$t/why" &&
 	pass "compact: VmLck = mlocked share, every round checked, own pages' flags right, compaction ran" ||
 	fail "compact values" "$(head -3 "$t/why")"
-# 2 cases x 2 iterations x 2 threads x 2 rounds
-[ "$(awk -F, 'NR > 1 && $9 == "compact"' "$t/c/samples.csv" | wc -l)" = 16 ] &&
+# 2 threads x 2 rounds per completed iteration
+[ "$(awk -F, 'NR > 1 && $9 == "compact"' "$t/c/samples.csv" 2>/dev/null | wc -l)" = $(( done_its * 4 )) ] &&
 	pass "compact: one latency sample per compact_memory write" || fail "samples" "$(head -3 "$t/c/samples.csv")"
 
 # ---- --probe: counted, or skipped with a reason while the run goes on
@@ -93,8 +113,8 @@ if [ -n "$why" ]; then
 		pass "--probe: skipped with a reason ($why), no calls rows" ||
 		fail "--probe skip" "a skip note and calls rows"
 else
-	[ "$(grep -c ',calls:lru_add_drain,' "$t/c/results.csv")" = 4 ] &&
-		pass "--probe: calls:lru_add_drain in every iteration" || fail "--probe" "no note, no rows"
+	[ "$(grep -c ',calls:lru_add_drain,' "$t/c/results.csv")" = "$done_its" ] &&
+		pass "--probe: calls:lru_add_drain in every completed iteration" || fail "--probe" "no note, no rows"
 fi
 grep -q 'mmbench-tracefs' /proc/mounts && fail "tracefs cleanup" "$(grep mmbench-tracefs /proc/mounts)" ||
 	pass "no private tracefs mount left after the run"
