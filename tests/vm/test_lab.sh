@@ -3,7 +3,8 @@
 # emulated NUMA nodes, the pageout workload inside it on ext4 over a RAM
 # disk, results brought home; then guest-side failures (a failing case, a
 # guest that never powers off, a panic, a run past its deadline) must come
-# back as failures with the console's tail, never as a hang.
+# back as failures with the console's tail, never as a hang; last a pair,
+# which ends with its comparison.
 . "$(dirname "$0")/../lib.sh"
 vm=$TOP/tools/vm
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
@@ -142,9 +143,10 @@ if lab "boot deadline" 120 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/r
 fi
 
 # ---- a base/patched pair in one command: the release and a bzImage path
-# (with its module tree), one label each.
+# (with its module tree), one label each; it ends with the comparison.
+echo "migrate_ad -p size_mb=8 -i 3 -w 0" >"$t/pairsuite"
 if lab "pair" 300 "$TOP/run.sh" --vm-pair "bookworm,$kd/vmlinuz" --vm-module-dir "$kd/lib/modules/$rel" \
-	--label base --label patched --suite "$t/fast" --out "$t/res"; then
+	--label base --label patched --suite "$t/pairsuite" --out "$t/res"; then
 	b=$(grep -c "^results: $t/res/base/" "$t/out")
 	p=$(grep -c "^results: $t/res/patched/" "$t/out")
 	[ $rc = 0 ] && [ "$b" = 1 ] && [ "$p" = 1 ] &&
@@ -153,5 +155,15 @@ if lab "pair" 300 "$TOP/run.sh" --vm-pair "bookworm,$kd/vmlinuz" --vm-module-dir
 	[ "$(meta vm_kernel)" = "$kd/vmlinuz" ] && [ "$(meta vm_results_fs)" = ext4 ] &&
 		pass "pair: the bzImage path booted with its own modules" ||
 		fail "pair: path kernel" "vm_kernel=$(meta vm_kernel) fs=$(meta vm_results_fs)"
+	# The verdict: what follows the results lines is the comparison's text
+	# (compare.txt of the report directory, whatever its format), then the
+	# report's path as the last line.
+	report=$(tail -n 1 "$t/out" | sed -n 's/^report: //p')
+	shown=$(awk '/^results: / { body = ""; next } /^report: / { exit } { body = body $0 "\n" } END { printf "%s", body }' "$t/out" | grep -v '^$')
+	[ -n "$report" ] && [ -f "$report" ] && [ -s "$(dirname "$report")/compare.txt" ] &&
+		[ "$shown" = "$(grep -v '^$' "$(dirname "$report")/compare.txt")" ] &&
+		grep -q "$t/res/base/" "$report" && grep -q "$t/res/patched/" "$report" &&
+		pass "pair: ends with the comparison's verdict and 'report: PATH' (base vs patched)" ||
+		fail "pair: verdict" "report='$report' $(tail -n 5 "$t/out")"
 fi
 finish

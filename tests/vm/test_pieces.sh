@@ -155,6 +155,48 @@ out=$("$vm/demux" "$t/m2" "$t/res" fb fbid)
 [ -f "$t/res/fb/fbid/run.log" ] && grep -q '^exit=none$' <<<"$out" &&
 	pass "demux: fallback name when the guest died before meta.csv" || fail "demux: fallback" "$out"
 
+# ---- progress: the channel read as CSV (a comma inside quotes, a quoted
+# line break continued on the next channel line), N from the guest's plan
+printf '%s\n' '@@MMVM boot 2.1 6.1.0' '@@MM plan.csv workload,case,iterations,warmups' \
+	'@@MM plan.csv thp_storm,"mthp=64kB,512kB;threads=1",1,0' '@@MM plan.csv pageout,instances=1,1,0' \
+	'@@MM plan.csv pageout,instances=2,1,0' '@@MMVM start 3.0' \
+	'@@MM started.csv schema,run_id,label,kernel,workload,case,start_time' \
+	'@@MM started.csv 1,r,l,k,thp_storm,"mthp=64kB,512kB;threads=1",2026-01-01T00:00:00Z' \
+	'@@MM run.log a "quoted, log' 'line' \
+	'@@MM cases.csv schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s' \
+	'@@MM cases.csv 1,r,l,k,thp_storm,"mthp=64kB,512kB;threads=1",skip,"no mTHP, ""6.8+""' \
+	'here",0,0.1' \
+	'@@MM started.csv 1,r,l,k,pageout,instances=1,2026-01-01T00:00:01Z' \
+	'@@MM results.csv 1,r,l,k,pageout,instances=1,0,loops,4,loops,higher' \
+	'@@MM cases.csv 1,r,l,k,pageout,instances=1,pass,,0,1.0' \
+	'@@MM started.csv 1,r,l,k,pageout,instances=2,2026-01-01T00:00:02Z' \
+	'@@MM cases.csv 1,r,l,k,pageout,instances=2,fail,"pageout: madvise failed: x",0,1.0' \
+	'@@MMVM exit 1' >"$t/p"
+"$vm/progress" "$t/p" 2>"$t/err" >"$t/out"
+[ "$(grep -c '^\[' "$t/err")" = 5 ] &&
+	grep -q '^lab: mmbench started in the guest: 3 case(s) planned$' "$t/err" &&
+	grep -qx '\[1/3\] thp_storm mthp=64kB,512kB;threads=1' "$t/err" &&
+	grep -qx '\[1/3\] skip: thp_storm mthp=64kB,512kB;threads=1: no mTHP, "6.8+" here' "$t/err" &&
+	grep -q '^\[2/3 [0-9][0-9]:[0-9][0-9] elapsed, ETA [0-9][0-9]:[0-9][0-9]\] pageout instances=1$' "$t/err" &&
+	grep -q '^\[3/3 .*\] pageout instances=2$' "$t/err" &&
+	grep -qx '\[3/3\] fail: pageout instances=2: pageout: madvise failed: x' "$t/err" &&
+	[ ! -s "$t/out" ] &&
+	pass "progress: case n/N from plan.csv and started.csv, quoted commas and line breaks, outcomes" ||
+	fail "progress" "$(cat "$t/err" "$t/out")"
+grep -v plan.csv "$t/p" >"$t/p2"
+"$vm/progress" "$t/p2" 2>"$t/err"
+grep -qx '\[1/?\] thp_storm mthp=64kB,512kB;threads=1' "$t/err" &&
+	pass "progress: without a plan N is '?', never guessed" || fail "progress: no plan" "$(cat "$t/err")"
+"$MMBENCH" suite /dev/stdin --dry-run -i 2 >"$t/out" <<'EOT'
+pageout -p instances=1,3 -p size_mb=8
+thp_storm -p mthp=64kB,512kB -p threads=1 -w 0
+EOT
+[ "$(head -n1 "$t/out")" = workload,case,iterations,warmups ] && [ "$(wc -l <"$t/out")" = 4 ] &&
+	grep -q '^pageout,.*instances=3;.*,2,1$' "$t/out" &&
+	grep -q '^thp_storm,"[^"]*mthp=64kB,512kB;[^"]*threads=1",2,0$' "$t/out" &&
+	pass "mmbench suite --dry-run: the expanded cases as CSV, nothing run" ||
+	fail "mmbench --dry-run" "$(cat "$t/out")"
+
 # ---- accelerator: TCG whenever KVM cannot work; KVM itself only where a
 # usable /dev/kvm and vmx/svm exist (a probe boot then decides).
 a=$("$vm/kvm-probe" -v 2>"$t/err")
@@ -184,4 +226,5 @@ lab_usage "suite" "--suite 'nosuch'" --vm bookworm --suite nosuch
 lab_usage "unknown option" "unknown option '--vm-bogus'" --vm bookworm --vm-bogus 1
 lab_usage "pair syntax" "expected BASE,PATCHED" --vm-pair bookworm
 lab_usage "entry" "'efi' is not auto, pvh or bzimage" --vm bookworm --vm-entry efi
+lab_usage "alpha" "--alpha needs a value" --vm bookworm --vm bullseye --alpha
 finish
