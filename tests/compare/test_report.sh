@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # ./run.sh compare BASE NEW (tools/compare-report): the report directory
 # results/compare-<base>-vs-<new>-<time>/ with the text table, CSV,
-# markdown, plots and report.md (meta differences first, then each
-# workload's table with its plots), links only to files that exist.
+# markdown, plots and report.md, which leads with the verdict: per
+# workload its headline table followed by its headline chart, then the
+# meta differences, the cases that did not pass, the % change chart, then
+# each workload's full table with its plots; links only to files that
+# exist.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/gen.sh"
 t=$(tmpdir)
@@ -18,6 +21,9 @@ for side in 6.1.0-base:0 6.1.0-new:-50; do
 	for th in 1 4; do
 		addrows "$t/results/$label/20250101-000000-host" thpscale "threads=$th" fault_both ns \
 			lower $(seq_vals $((1000 * th + d)) 2 5)
+		# the evidence (a --probe count, no metrics.csv): 1 -> 0, exact
+		addrows "$t/results/$label/20250101-000000-host" thpscale "threads=$th" \
+			calls_per_fault:f calls lower $(seq_vals $((d == 0)) 0 5)
 	done
 	addrows "$t/results/$label/20250101-000000-host" pageout "" loops loops/s higher \
 		$(seq_vals $((400 + d)) 1 5)
@@ -34,32 +40,50 @@ dir=$(ls -d "$t"/results/compare-6.1.0-base-vs-6.1.0-new-* 2>/dev/null | head -n
 check "directory compare-<base>-vs-<new>-<YYYYmmdd-HHMMSS>" \
 	eval '[[ "$dir" =~ /compare-6\.1\.0-base-vs-6\.1\.0-new-[0-9]{8}-[0-9]{6}$ ]]'
 check "prints the text table and the report's path" \
-	eval 'grep -Eq "^Amean +fault_both-1 " "$t/out" && grep -q "^report: $dir/report.md$" "$t/out"'
+	eval 'grep -q "fault_both" "$t/out" && [ "$(tail -n 1 "$t/out")" = "report: $dir/report.md" ]'
 check "the printed table is compare.txt" \
 	eval 'head -n "$(wc -l <"$dir/compare.txt")" "$t/out" | cmp -s - "$dir/compare.txt"'
 check "comparison CSV with a row per line and side" \
-	eval '[ "$(wc -l <"$dir/compare.csv")" -eq 7 ] && head -n 1 "$dir/compare.csv" | grep -q "^workload,case,metric"'
+	eval '[ "$(wc -l <"$dir/compare.csv")" -eq 11 ] && head -n 1 "$dir/compare.csv" | grep -q "^workload,case,metric"'
 check "plots were drawn" eval 'ls "$dir"/plots/*.png >/dev/null 2>&1'
 
 md=$dir/report.md
-meta=$(grep -n '^## Meta facts that differ' "$md" | cut -d: -f1)
-first_wl=$(grep -n '^## thpscale' "$md" | cut -d: -f1)
-check "report.md: the meta differences come first" \
-	eval '[ -n "$meta" ] && [ -n "$first_wl" ] && [ "$meta" -lt "$first_wl" ] &&
-	grep -q "^| kernel_cmdline | quiet 6.1.0-base | quiet 6.1.0-new | no |" "$md"'
-cases=$(grep -n '^## Cases that did not pass' "$md" | cut -d: -f1)
+# line of the first line matching ERE $1 (0: none)
+at() { grep -n -E -m 1 -- "$1" "$md" | cut -d: -f1 | grep . || echo 0; }
+# the text of section KEY: from its marker to the next marker
+sect() { awk -v m="<!-- $1 -->" '$0 == m { on = 1; next } on && /^<!-- mm/ { exit } on' "$md"; }
+title=$(at '^# mmbench report: 6\.1\.0-base vs 6\.1\.0-new$')
+verdict=$(at '^## Verdict')
+hl_thp=$(at '^<!-- mmcompare:headline thpscale -->$')
+hl_chart=$(at '^!\[thpscale: the evidence\]\(plots/01-thpscale-headline-1\.png\)$')
+meta=$(at '^## Meta facts that differ')
+cases=$(at '^## Cases that did not pass')
+change=$(at '^!\[% change of 6\.1\.0-new vs 6\.1\.0-base')
+detail=$(at '^<!-- mmcompare:workload thpscale -->$')
+summary=$(at '^<!-- mmcompare:summary -->$')
+check "report.md order: title, verdict, headline table+chart, meta, cases, % change, detail, summary" \
+	eval '[ "$title" -eq 1 ] && [ "$verdict" -gt 1 ] && [ "$hl_thp" -gt "$verdict" ] &&
+	[ "$hl_chart" -gt "$hl_thp" ] && [ "$meta" -gt "$hl_chart" ] && [ "$cases" -gt "$meta" ] &&
+	[ "$change" -gt "$cases" ] && [ "$detail" -gt "$change" ] && [ "$summary" -gt "$detail" ]'
+check "report.md: the headline table is immediately followed by its headline chart" \
+	eval 'sect "mmcompare:headline thpscale" | grep -q "calls.*per.*fault" &&
+	sect "mmcompare:headline thpscale" |
+	awk "/^\\|/ { t = 1; next } t && NF { print; exit }" | grep -q "^!\[thpscale: the evidence\]"'
+check "report.md: the headline chart before any detail table or chart" \
+	eval '[ "$(at "^<!-- mmcompare:workload ")" -gt "$hl_chart" ] && [ "$(at "bars-1\.png")" -gt "$hl_chart" ]'
+check "report.md: the meta differences" \
+	grep -q "^| kernel_cmdline | quiet 6.1.0-base | quiet 6.1.0-new | no |" "$md"
 check "report.md: the case the new kernel died in, after the meta facts" \
-	eval '[ -n "$cases" ] && [ "$meta" -lt "$cases" ] && [ "$cases" -lt "$first_wl" ] &&
-	grep -q "^| 6.1.0-new | \*\*died\*\* | thpscale | threads=8 | started 2025-01-01T00:10:00Z" "$md"'
-# Each workload section: its table, then its own plots, before the next section.
-sect() { awk -v h="## $1" '$0 == h { on = 1; next } on && /^## / { exit } on' "$md"; }
-check "report.md: thpscale's table is followed by thpscale's plots" \
-	eval 'sect thpscale | grep -q "^| fault_both-1 |" &&
-	sect thpscale | grep -q "^!\[thpscale: mean per label" &&
-	! sect thpscale | grep -q "pageout-bars"'
+	eval '[ "$cases" -gt 0 ] && grep -q "^| 6.1.0-new | \*\*died\*\* | thpscale | threads=8 | started 2025-01-01T00:10:00Z" "$md"'
+# Each workload's detail section: its table, then its own plots.
+check "report.md: thpscale's full table is followed by thpscale's plots" \
+	eval 'sect "mmcompare:workload thpscale" | grep -q "^| fault_both-1 |" &&
+	sect "mmcompare:workload thpscale" | grep -q "^!\[thpscale: mean per label" &&
+	! sect "mmcompare:workload thpscale" | grep -q "pageout-bars"'
 check "report.md: pageout's section has pageout's plots" \
-	eval 'sect pageout | grep -q "^!\[pageout: mean per label"'
-check "report.md: the overall % change chart" grep -q '^!\[% change of 6.1.0-new vs 6.1.0-base' "$md"
+	eval 'sect "mmcompare:workload pageout" | grep -q "^!\[pageout: mean per label"'
+check "report.md: the % change chart counts the evidence" \
+	grep -q '^!\[% change of 6.1.0-new vs 6.1.0-base: 5 metrics (2 evidence)' "$md"
 # Every link names a file that exists (parsed here, independently of the tool).
 links=$(grep -o '](\([^)]*\))' "$md" | sed 's/^](//; s/)$//' | sort -u)
 missing=$(while read -r f; do [ -n "$f" ] && [ ! -s "$dir/$f" ] && echo "$f"; done <<<"$links")
