@@ -422,9 +422,7 @@ static int tlb_flush_self(struct mm_ctx *ctx, struct ad_state *s)
 	if (!s->scratch_pages)
 		s->scratch_pages = scratch_pages();
 	len = s->scratch_pages * s->pg;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return mm_err(ctx, "mmap of the %zu-page TLB flush scratch mapping",
 			      s->scratch_pages);
