@@ -107,11 +107,11 @@ static void info_metrics(const struct workload *wl)
 
 	if (!wl->metrics || !wl->metrics->name)
 		return;
-	printf("\n%-40s %-8s %-6s %s\n", "METRIC", "ROLE", "BETTER", "CLAIM");
+	printf("\n%-44s %-8s %-6s %s\n", "METRIC", "ROLE", "BETTER", "CLAIM");
 	for (int role = MM_EVIDENCE; role >= MM_CONTEXT; role--)
 		for (m = wl->metrics; m->name; m++)
 			if ((int)m->role == role)
-				printf("%-40s %-8s %-6s %s%s\n", m->name,
+				printf("%-44s %-8s %-6s %s%s\n", m->name,
 				       role == MM_EVIDENCE ? "evidence" : "context",
 				       better[m->better], m->timed ? "(timed) " : "",
 				       m->claim ? m->claim : "");
