@@ -160,6 +160,10 @@ static const struct mm_metric metrics[] = {
 	{ .name = "migrated_pages_per_s", .better = MM_HIGHER, .role = MM_EVIDENCE,
 	  .claim = "migration throughput of a mlocked/unlocked mix under concurrent migrating threads (the gain grows with concurrency)" },
 	{ .name = "thread_pages_per_s_min", .better = MM_HIGHER, .role = MM_CONTEXT },
+	/* With duration_s (rounds=0) these count what fitted in wall time. */
+	{ .name = "migrated_pages", .better = MM_INFO, .role = MM_CONTEXT,
+	  .timed = true },
+	{ .name = "calls", .better = MM_INFO, .role = MM_CONTEXT, .timed = true },
 	{ .name = "nr_mlock_change", .better = MM_INFO, .role = MM_CONTEXT },
 	{ .name = "unevictable_change_kb", .better = MM_INFO, .role = MM_CONTEXT },
 	MM_METRIC_END,

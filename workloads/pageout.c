@@ -104,6 +104,15 @@ static const struct mm_metric metrics[] = {
 	  .role = MM_EVIDENCE, .claim = "the lruvec statistics updated once per folio range (posted 11.39 % of cycles before)" },
 	{ .name = "loops_per_s_per_instance", .better = MM_HIGHER, .role = MM_CONTEXT },
 	{ .name = "pages_out_per_loop_pct", .better = MM_INFO, .role = MM_CONTEXT },
+	/* Counts over duration_s of wall time, and a share of it: timed. */
+	{ .name = "loops", .better = MM_HIGHER, .role = MM_CONTEXT, .timed = true },
+	{ .name = "pages_out", .better = MM_INFO, .role = MM_CONTEXT, .timed = true },
+	{ .name = "instance_loops_min", .better = MM_INFO, .role = MM_CONTEXT,
+	  .timed = true },
+	{ .name = "instance_loops_max", .better = MM_INFO, .role = MM_CONTEXT,
+	  .timed = true },
+	{ .name = "harness_user_outside_loop_pct", .better = MM_INFO,
+	  .role = MM_CONTEXT, .timed = true },
 	MM_METRIC_END,
 };
 
