@@ -64,8 +64,13 @@ int mm_csv_line(char *buf, size_t len, const char *const *fields, int n);
 int mm_csv_append(const char *name, const char *header, const char *line);
 int mm_csv_append_fields(const char *name, const char *header,
 			 const char *const *fields, int n);
-/* fdatasync every result file this process has open. */
-void mm_csv_sync(void);
+/* fdatasync every result file this process has open; 0 or -errno. */
+int mm_csv_sync(void);
+/*
+ * The first failed write or sync of a result file in this process:
+ * -errno and its message ("cannot write results.csv: ..."), or 0.
+ */
+int mm_csv_error(char *buf, size_t len);
 void mm_mirror_line(const char *name, const char *line);
 int mm_mirror_open(const char *path);
 /* The log: stderr plus DIR/run.log plus mirror. */
@@ -88,8 +93,33 @@ extern char mm_last_error[512];
 /* ---- settings (settings.c) */
 
 int mm_settings_init(const char *run_dir);
-/* Restore every journalled knob not yet restored; returns failures. */
+/*
+ * Restore every journalled knob not yet restored; returns failures (a
+ * journal record that is not valid counts as one). It first waits until
+ * no process of a case of the run is left (mm_settings_case_lock()).
+ */
 int mm_settings_restore(const char *run_dir, bool verbose);
+/*
+ * In a case child, before it changes anything: hold RUN_DIR/settings.lock
+ * for the life of the case's processes (its tasks inherit it), so a
+ * restore never runs while one of them can still write a knob.
+ */
+int mm_settings_case_lock(void);
+/* 0 if path is a knob mmbench may write (sysfs, or procfs under
+ * /proc/sys), else -errno with the reason in why. */
+int mm_setting_path_check(const char *path, char *why, size_t len);
+/* Unit tests only: regular files under this directory pass as knobs. */
+extern const char *mm_settings_test_root;
+
+/*
+ * A test hook: with MMBENCH_STOP_AT=ROLE/POINT[:N] in the environment, a
+ * process of that role (driver, case or task) waits for SIGUSR1 the Nth
+ * time (default 1) it reaches POINT, after saying so on stderr, so a test
+ * can kill the run at exactly that moment. Without the variable it does
+ * nothing.
+ */
+void mm_stop_point(const char *point);
+extern const char *mm_stop_role;
 
 /* ---- sysinfo (sysinfo.c) */
 

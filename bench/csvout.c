@@ -4,6 +4,10 @@
  * with a single write() to a file opened O_APPEND, so a kill at any moment
  * leaves every finished row intact and never a torn one; the driver calls
  * mm_csv_sync() after each iteration so rows also survive a panic.
+ * A row is on disk whole or not at all: a short write (a full file system
+ * takes what fits) is cut back to the end of the previous row. The first
+ * failed write or sync of a process is kept (mm_csv_error()): the driver
+ * fails the case with it, so no case passes whose rows are not on disk.
  * With --mirror, each line also goes to a second file (a serial port in
  * the VM lab) as "@@MM <file> <line>".
  */
@@ -64,12 +68,100 @@ int mm_csv_line(char *buf, size_t len, const char *const *fields, int n)
 	return (int)off;
 }
 
+/*
+ * The first failed write or sync of a result file in this process, and
+ * every file that failed: a file that lost a row takes no later rows, so
+ * what it holds has no gap in the middle.
+ */
+static struct {
+	pid_t pid;
+	int err;
+	char what[160];
+	char failed[MM_MAX_FILES][32];
+	int nfailed;
+} werr;
+
+static int note_error(const char *name, const char *op, int err)
+{
+	/* The log is not a result: stderr has every line of it too. */
+	if (!strcmp(name, "run.log"))
+		return -err;
+	if (werr.pid != getpid()) {
+		memset(&werr, 0, sizeof(werr));
+		werr.pid = getpid();
+	}
+	if (!werr.err) {
+		werr.err = err;
+		snprintf(werr.what, sizeof(werr.what), "cannot %s %s: %s", op, name,
+			 strerror(err));
+	}
+	if (werr.nfailed < MM_MAX_FILES)
+		snprintf(werr.failed[werr.nfailed++], sizeof(werr.failed[0]), "%s", name);
+	return -err;
+}
+
+static bool has_failed(const char *name)
+{
+	if (werr.pid != getpid())
+		return false;
+	for (int i = 0; i < werr.nfailed; i++)
+		if (!strcmp(werr.failed[i], name))
+			return true;
+	return false;
+}
+
+int mm_csv_error(char *buf, size_t len)
+{
+	if (werr.pid != getpid() || !werr.err)
+		return 0;
+	if (buf && len)
+		snprintf(buf, len, "%s", werr.what);
+	return -werr.err;
+}
+
+/*
+ * Append buf whole or not at all. A short write leaves part of the row:
+ * the rest is tried once more (the kernel then says why it failed), and on
+ * failure the file is cut back to where the row began, so a reader never
+ * meets a torn row. Only one process appends to a result file at a time.
+ */
+static int write_whole(int fd, const char *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+	int e = 0;
+
+	while (done < len) {
+		n = write(fd, buf + done, len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		e = n < 0 ? errno : EIO;
+		break;
+	}
+	if (done == len)
+		return 0;
+	if (done > 0) {
+		off_t end = lseek(fd, 0, SEEK_CUR);
+		struct stat st;
+
+		if (end >= (off_t)done && fstat(fd, &st) == 0 && st.st_size == end &&
+		    ftruncate(fd, end - (off_t)done) < 0)
+			e = errno;
+	}
+	return -e;
+}
+
 /* One fd per file and process: children reopen rather than share. */
 static int file_fd(const char *name, const char *header)
 {
 	char path[4200];
+	bool created = true;
 	struct stat st;
-	int i, fd;
+	int i, fd, ret;
 
 	for (i = 0; i < MM_MAX_FILES; i++) {
 		if (files[i].fd > 0 && files[i].pid == getpid() &&
@@ -77,16 +169,24 @@ static int file_fd(const char *name, const char *header)
 			return files[i].fd;
 	}
 	snprintf(path, sizeof(path), "%s/%s", mm_run.dir, name);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		created = false;
+		fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	}
 	if (fd < 0)
-		return -errno;
+		return note_error(name, "open", errno);
 	if (header && fstat(fd, &st) == 0 && st.st_size == 0) {
 		char h[512];
 		int hl = snprintf(h, sizeof(h), "%s\n", header);
 
-		if (write(fd, h, (size_t)hl) != hl) {
+		ret = write_whole(fd, h, (size_t)hl);
+		if (ret < 0) {
+			/* No header: leave no file rather than an empty one. */
+			if (created)
+				unlink(path);
 			close(fd);
-			return -EIO;
+			return note_error(name, "write", -ret);
 		}
 		if (mm_run.mirror_fd >= 0) {
 			h[hl - 1] = '\0';
@@ -104,11 +204,16 @@ static int file_fd(const char *name, const char *header)
 	return fd;	/* table full: works, but leaks one fd */
 }
 
-void mm_csv_sync(void)
+int mm_csv_sync(void)
 {
+	int ret = 0;
+
 	for (int i = 0; i < MM_MAX_FILES; i++)
-		if (files[i].fd > 0 && files[i].pid == getpid())
-			fdatasync(files[i].fd);
+		if (files[i].fd > 0 && files[i].pid == getpid() &&
+		    strcmp(files[i].name, "run.log") &&
+		    fdatasync(files[i].fd) < 0 && !ret)
+			ret = note_error(files[i].name, "sync", errno);
+	return ret;
 }
 
 void mm_mirror_line(const char *name, const char *line)
@@ -141,13 +246,16 @@ int mm_mirror_open(const char *path)
 
 int mm_csv_append(const char *name, const char *header, const char *line)
 {
-	int fd = file_fd(name, header);
-	size_t len = strlen(line);
+	int fd, ret;
 
+	if (has_failed(name))
+		return -werr.err;
+	fd = file_fd(name, header);
 	if (fd < 0)
 		return fd;
-	if (write(fd, line, len) != (ssize_t)len)
-		return -EIO;
+	ret = write_whole(fd, line, strlen(line));
+	if (ret < 0)
+		return note_error(name, "write", -ret);
 	mm_mirror_line(name, line);
 	return 0;
 }
@@ -159,7 +267,7 @@ int mm_csv_append_fields(const char *name, const char *header,
 	int ret = mm_csv_line(line, sizeof(line), fields, n);
 
 	if (ret < 0)
-		return ret;
+		return note_error(name, "format a row of", -ret);
 	return mm_csv_append(name, header, line);
 }
 

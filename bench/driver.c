@@ -6,6 +6,14 @@
  * OOM kill is a failed case and the run goes on), and restores every knob
  * the case changed from the settings journal. SIGINT/SIGTERM/SIGHUP stop
  * the child's whole group, restore, and exit.
+ *
+ * A case dies with the driver: the child asks for SIGKILL when its parent
+ * dies (PR_SET_PDEATHSIG, then checks the parent is still the driver, as
+ * the driver may have died before the request), and holds the settings
+ * lock that every restore waits for, so no knob changes after a restore.
+ * A failed write or sync of a result file fails the case with the reason,
+ * and a case whose started.csv or cases.csv row is not on disk does not
+ * count as passed.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -14,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,6 +68,52 @@ int mm_driver_interrupted(void)
 	return got_signal;
 }
 
+const char *mm_stop_role = "driver";
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Wait at a stop point for SIGUSR1 (not SIGSTOP: a stopped process in a
+ * process group that the driver's death orphans gets SIGHUP from the
+ * kernel, which would hide what a running orphan does).
+ */
+void mm_stop_point(const char *point)
+{
+	static pid_t owner;
+	static long hits;
+	const char *want = getenv("MMBENCH_STOP_AT");
+	size_t rl = strlen(mm_stop_role), pl = strlen(point);
+	struct sigaction sa = { .sa_handler = on_usr1 }, old_sa;
+	sigset_t block, old_mask;
+	long nth = 1;
+
+	if (!want || strncmp(want, mm_stop_role, rl) || want[rl] != '/' ||
+	    strncmp(want + rl + 1, point, pl) ||
+	    (want[rl + 1 + pl] && want[rl + 1 + pl] != ':'))
+		return;
+	if (want[rl + 1 + pl] == ':')
+		nth = strtol(want + rl + 2 + pl, NULL, 10);
+	if (owner != getpid()) {
+		owner = getpid();
+		hits = 0;
+	}
+	if (++hits != nth)
+		return;
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, &old_sa);
+	fprintf(stderr, "mmbench: stop point %s reached by pid %ld\n", want,
+		(long)getpid());
+	sigsuspend(&old_mask);
+	sigaction(SIGUSR1, &old_sa, NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag,
 		    struct FTW *ftw)
 {
@@ -83,24 +138,18 @@ static int run_iterations(struct mm_ctx *ctx, int n, bool warmup)
 		ctx->warmup = warmup;
 		ret = ctx->wl->run(ctx);
 		mm_csv_sync();
+		/* An iteration whose rows are not all on disk ends the case. */
+		if (mm_csv_error(NULL, 0))
+			return MM_FAIL;
+		mm_stop_point("iteration");
 		if (ret != MM_PASS)
 			return ret;
 	}
 	return MM_PASS;
 }
 
-/* In the child: the whole life of one case. */
-static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
-		      struct child_report *rep)
+int mm_apply_sets(const struct mm_opts *o, char *why, size_t len)
 {
-	const struct workload *wl = ctx->wl;
-	int ret = MM_PASS;
-
-	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGALRM, SIG_DFL);
 	for (int i = 0; i < o->nsets; i++) {
 		char path[512];
 		const char *eq = strchr(o->sets[i], '=');
@@ -110,22 +159,76 @@ static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
 			 o->sets[i]);
 		err = mm_setting_set(path, eq + 1);
 		if (err < 0) {
-			snprintf(rep->reason, sizeof(rep->reason),
-				 "--set %s: %s", o->sets[i], strerror(-err));
-			mm_logf("mmbench: %s", rep->reason);
+			snprintf(why, len, "--set %s: %s", o->sets[i], strerror(-err));
 			return MM_FAIL;
 		}
+	}
+	return MM_PASS;
+}
+
+/*
+ * The child dies with the driver. PR_SET_PDEATHSIG only covers a parent
+ * that dies after the call: a driver killed between fork() and here is
+ * caught by getppid(), which then names the reaper instead.
+ */
+static int die_with_driver(pid_t driver, char *why, size_t len)
+{
+	mm_stop_point("start");
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) {
+		snprintf(why, len, "prctl(PR_SET_PDEATHSIG): %s", strerror(errno));
+		return -1;
+	}
+	if (getppid() != driver)
+		_exit(MM_FAIL);
+	mm_stop_point("armed");
+	return 0;
+}
+
+/* In the child: the whole life of one case. */
+static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
+		      struct child_report *rep, pid_t driver)
+{
+	const struct workload *wl = ctx->wl;
+	char werr[160];
+	int ret = MM_PASS, err;
+
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	mm_stop_role = "case";
+	if (die_with_driver(driver, rep->reason, sizeof(rep->reason)) < 0)
+		return MM_FAIL;
+	err = mm_settings_case_lock();
+	if (err < 0) {
+		snprintf(rep->reason, sizeof(rep->reason), "settings lock: %s",
+			 strerror(-err));
+		return MM_FAIL;
+	}
+	mm_stop_point("locked");
+	if (mm_apply_sets(o, rep->reason, sizeof(rep->reason)) != MM_PASS) {
+		mm_logf("mmbench: %s", rep->reason);
+		return MM_FAIL;
 	}
 	if (wl->probe)
 		ret = wl->probe(ctx);
 	if (ret == MM_PASS && wl->prepare)
 		ret = wl->prepare(ctx);
-	if (ret == MM_PASS) {
+	if (ret == MM_PASS && !mm_csv_error(NULL, 0)) {
 		ret = run_iterations(ctx, o->warmups, true);
 		if (ret == MM_PASS)
 			ret = run_iterations(ctx, o->iterations, false);
 		if (wl->cleanup)
 			wl->cleanup(ctx);
+	}
+	mm_csv_sync();
+	if (mm_csv_error(werr, sizeof(werr))) {
+		/* Whatever the workload said: its rows are not all on disk. */
+		snprintf(rep->reason, sizeof(rep->reason), "%s%s%s", werr,
+			 ret != MM_PASS && ret != MM_SKIP && mm_last_error[0] ? "; " : "",
+			 ret != MM_PASS && ret != MM_SKIP ? mm_last_error : "");
+		return MM_FAIL;
 	}
 	if (ret == MM_SKIP)
 		snprintf(rep->reason, sizeof(rep->reason), "%s",
@@ -155,25 +258,32 @@ reaped:
 /*
  * One row of cases.csv or started.csv: the row's identity, then fields
  * f[6..n), written and synced at once (it must survive a crash).
+ * 0, or -errno with the reason in why.
  */
-static void case_row(const struct mm_ctx *ctx, const char *file, const char *header,
-		     const char **f, int n)
+static int case_row(const struct mm_ctx *ctx, const char *file, const char *header,
+		    const char **f, int n, char *why, size_t len)
 {
+	int ret;
+
 	mm_row_ident(f, ctx->wl, ctx->c);
-	if (mm_csv_append_fields(file, header, f, n) < 0)
-		mm_logf("mmbench: cannot write %s: %s", file, strerror(errno));
-	mm_csv_sync();
+	ret = mm_csv_append_fields(file, header, f, n);
+	if (ret == 0)
+		ret = mm_csv_sync();
+	if (ret < 0)
+		snprintf(why, len, "cannot write %s: %s", file, strerror(-ret));
+	return ret;
 }
 
-static void record_case(const struct mm_ctx *ctx, const char *status,
-			const char *reason, int sig, double secs)
+static int record_case(const struct mm_ctx *ctx, const char *status,
+		       const char *reason, int sig, double secs, char *why,
+		       size_t len)
 {
 	char sigs[16], dur[32];
 	const char *f[10] = { [6] = status, [7] = reason, [8] = sigs, [9] = dur };
 
 	snprintf(sigs, sizeof(sigs), "%d", sig);
 	snprintf(dur, sizeof(dur), "%.3f", secs);
-	case_row(ctx, "cases.csv", MM_CASES_HEADER, f, 10);
+	return case_row(ctx, "cases.csv", MM_CASES_HEADER, f, 10, why, len);
 }
 
 /*
@@ -182,14 +292,14 @@ static void record_case(const struct mm_ctx *ctx, const char *status,
  * test a patch) gets no cases.csv row; its started.csv row names it, and
  * the VM lab or `mmbench summary` reports it.
  */
-static void record_start(const struct mm_ctx *ctx)
+static int record_start(const struct mm_ctx *ctx, char *why, size_t len)
 {
 	char when[32];
 	time_t now = time(NULL);
 	const char *f[7] = { [6] = when };
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	case_row(ctx, "started.csv", MM_STARTED_HEADER, f, 7);
+	return case_row(ctx, "started.csv", MM_STARTED_HEADER, f, 7, why, len);
 }
 
 /* Wait for the child, honouring the timeout and our own signals. */
@@ -220,6 +330,36 @@ static int wait_child(pid_t pid, unsigned int timeout, int *st, bool *timed_out)
 	return 0;
 }
 
+/*
+ * A fresh scratch directory: whatever a crashed run (or anyone else) left
+ * under that name goes first, and mkdir must then create it, so the
+ * workload's files land in a directory nobody else prepared.
+ */
+static int make_scratch(const char *path)
+{
+	rm_rf(path);
+	return mkdir(path, 0700) < 0 ? -errno : 0;
+}
+
+/* Record the outcome; a row that cannot be written makes the case fail. */
+static int finish_case(const struct mm_ctx *ctx, int ret, const char *status,
+		       const char *reason, int sig, uint64_t t0)
+{
+	char why[200];
+
+	if (record_case(ctx, status, reason, sig, (double)(mm_now_ns() - t0) / 1e9,
+			why, sizeof(why)) < 0) {
+		mm_logf("mmbench: %s: the outcome of %s [%s] (%s%s%s) is not on disk",
+			why, ctx->wl->name, mm_case_string(ctx->c), status,
+			reason[0] ? ": " : "", reason);
+		return MM_FAIL;
+	}
+	if (ret != MM_PASS)
+		mm_logf("%s [%s]: %s%s%s", ctx->wl->name, mm_case_string(ctx->c),
+			status, reason[0] ? ": " : "", reason);
+	return ret;
+}
+
 int mm_run_case(const struct workload *wl, const struct mm_case *c,
 		const struct mm_opts *o)
 {
@@ -230,33 +370,48 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 	uint64_t t0 = mm_now_ns();
 	bool timed_out;
 	int st = 0, sig = 0, ret;
-	pid_t pid;
+	pid_t pid, driver = getpid();
 
 	ctx.run_dir = mm_run.dir;
 	ctx.ncpus = mm_ncpus();
 	ctx.nnodes = mm_nnodes_with_memory();
 	snprintf(scratch, sizeof(scratch), "%s/scratch", mm_run.dir);
 	ctx.scratch_dir = scratch;
+	if (record_start(&ctx, reason, sizeof(reason)) < 0) {
+		/* A case that could crash the machine unnamed does not run. */
+		strcat(reason, "; the case was not run");
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+	}
+	ret = make_scratch(scratch);
+	if (ret < 0) {
+		snprintf(reason, sizeof(reason), "scratch directory %s: %s", scratch,
+			 strerror(-ret));
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+	}
 	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (rep == MAP_FAILED)
-		return MM_FAIL;
-	mkdir(scratch, 0755);
-	record_start(&ctx);
+	if (rep == MAP_FAILED) {
+		snprintf(reason, sizeof(reason), "mmap: %s", strerror(errno));
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+	}
+	mm_stop_point("case-start");
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
+		snprintf(reason, sizeof(reason), "fork: %s", strerror(errno));
 		munmap(rep, sizeof(*rep));
-		return MM_FAIL;
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
 	}
 	if (pid == 0)
-		_exit(child_main(&ctx, o, rep));
+		_exit(child_main(&ctx, o, rep, driver));
 	setpgid(pid, pid);	/* also here: no race with kill(-pid) */
 	wait_child(pid, o->timeout, &st, &timed_out);
-	rm_rf(scratch);
+	/* Waits until no process of the case is left, then restores. */
 	if (mm_settings_restore(mm_run.dir, o->verbose))
 		mm_logf("mmbench: some settings could not be restored; see above");
+	rm_rf(scratch);
 	mm_probe_after_case((long)pid);
+	mm_stop_point("case-end");
 
 	if (timed_out) {
 		status = "timeout";
@@ -281,11 +436,6 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 		if (ret != MM_PASS && ret != MM_SKIP)
 			ret = MM_FAIL;
 	}
-	record_case(&ctx, status, reason, sig,
-		    (double)(mm_now_ns() - t0) / 1e9);
-	if (ret != MM_PASS)
-		mm_logf("%s [%s]: %s%s%s", wl->name, mm_case_string(c), status,
-			reason[0] ? ": " : "", reason);
 	munmap(rep, sizeof(*rep));
-	return ret;
+	return finish_case(&ctx, ret, status, reason, sig, t0);
 }

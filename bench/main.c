@@ -30,6 +30,7 @@ static void usage(FILE *f)
 	      "       mmbench sysinfo [-o CSV_FILE] [-x TOPOLOGY_XML]\n"
 	      "       mmbench restore RUN_DIR\n"
 	      "       mmbench summary RUN_DIR\n"
+	      "       mmbench check-label LABEL\n"
 	      "options for run and suite:\n"
 	      "  -i, --iterations N   measured iterations per case (default 5)\n"
 	      "  -w, --warmups N      warm-up iterations per case, reported in\n"
@@ -37,7 +38,8 @@ static void usage(FILE *f)
 	      "  -o, --out DIR        the run directory (default\n"
 	      "                       ROOT/LABEL/YYYYmmdd-HHMMSS-HOST)\n"
 	      "      --root DIR       results root (default ./results)\n"
-	      "      --label LABEL    run label (default: kernel release)\n"
+	      "      --label LABEL    run label (default: kernel release): 1-100 of\n"
+	      "                       A-Z a-z 0-9 . _ - +, no '..', starts alnum\n"
 	      "      --timeout SEC    per-case time limit (default 900)\n"
 	      "      --probe F[,F]    count calls of kernel functions in the\n"
 	      "                       measured phase (tracefs kprobes; root)\n"
@@ -177,17 +179,69 @@ struct plan {
 
 static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
 {
-	char *end;
-	long v;
+	long long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < lo || v > hi) {
+	if (mm_parse_decimal(s, &v) < 0 || v < lo || v > hi) {
 		fprintf(stderr, "mmbench: %s: '%s' is not a number in [%d, %d]\n",
 			opt, s, lo, hi);
 		return -1;
 	}
 	*out = (int)v;
+	return 0;
+}
+
+/* --set PATH=VALUE: PATH must be a knob (sysfs, /proc/sys), VALUE one line. */
+static int check_set(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char path[4096], why[600], shown[600];
+
+	mm_escape(arg, shown, sizeof(shown));
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(path)) {
+		fprintf(stderr, "mmbench: --set '%s': expected /ABSOLUTE/PATH=VALUE\n", shown);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%.*s", (int)(eq - arg), arg);
+	if (mm_setting_path_check(path, why, sizeof(why)) < 0) {
+		fprintf(stderr, "mmbench: --set '%s': %s\n", shown, why);
+		return -1;
+	}
+	for (const char *c = eq + 1; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			fprintf(stderr, "mmbench: --set '%s': control character in the value\n",
+				shown);
+			return -1;
+		}
+	return 0;
+}
+
+/* --meta KEY=VALUE: a key of [a-z0-9_], a one-line value; label: the rule. */
+static int check_meta(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char shown[600], why[600];
+
+	mm_escape(arg, shown, sizeof(shown));
+	if (!eq || eq == arg || eq - arg > 64) {
+		fprintf(stderr, "mmbench: --meta '%s': expected KEY=VALUE\n", shown);
+		return -1;
+	}
+	for (const char *c = arg; c < eq; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) {
+			fprintf(stderr, "mmbench: --meta '%s': a key is made of a-z, 0-9 and _\n",
+				shown);
+			return -1;
+		}
+	for (const char *c = eq + 1; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			fprintf(stderr, "mmbench: --meta '%s': control character in the value\n",
+				shown);
+			return -1;
+		}
+	if (!strncmp(arg, "label=", 6) && mm_label_check(eq + 1, why, sizeof(why)) < 0) {
+		fprintf(stderr, "mmbench: --meta: %s\n", why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -256,6 +310,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 			}
 			break;
 		case 'h':
+			if (!global) {
+				fprintf(stderr, "mmbench: %sonly -p, -i and -w belong on a suite line\n",
+					pn ? pn->where : "");
+				return -1;
+			}
 			usage(stdout);
 			exit(0);
 		default:
@@ -283,19 +342,20 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 				ro->o.timeout = (unsigned int)v;
 				break;
 			case OPT_SET:
-				if (optarg[0] != '/' || !strchr(optarg, '=') ||
-				    ro->o.nsets == MAX_META) {
-					fprintf(stderr, "mmbench: --set '%s': expected /ABSOLUTE/PATH=VALUE\n",
-						optarg);
+				if (check_set(optarg) < 0 || ro->o.nsets == MAX_META) {
+					if (ro->o.nsets == MAX_META)
+						fprintf(stderr, "mmbench: --set: more than %d\n",
+							MAX_META);
 					return -1;
 				}
 				ro->sets[ro->o.nsets++] = optarg;
 				ro->o.sets = ro->sets;
 				break;
 			case OPT_META:
-				if (!strchr(optarg, '=') || ro->nmeta == MAX_META) {
-					fprintf(stderr, "mmbench: --meta '%s': expected KEY=VALUE\n",
-						optarg);
+				if (check_meta(optarg) < 0 || ro->nmeta == MAX_META) {
+					if (ro->nmeta == MAX_META)
+						fprintf(stderr, "mmbench: --meta: more than %d\n",
+							MAX_META);
 					return -1;
 				}
 				ro->meta[ro->nmeta++] = optarg;
@@ -376,24 +436,34 @@ static bool meta_lookup(const char *dir, const char *key, char *out, size_t len)
 	return out[0] != '\0';
 }
 
+/* The exit status of a setup_run() that failed. */
+static int setup_status(int err)
+{
+	if (err == -3)
+		return 128 + mm_driver_interrupted();
+	return err == -2 ? MM_FAIL : MM_USAGE;
+}
+
 static int setup_run(struct run_opts *ro, int argc, char **argv)
 {
 	struct utsname u;
 	char stamp[32], host[64];
 	time_t now = time(NULL);
+	char why[700];
 	bool existing;
+	int ret;
 
 	uname(&u);
 	snprintf(mm_run.kernel, sizeof(mm_run.kernel), "%s", u.release);
 	snprintf(host, sizeof(host), "%s", u.nodename);
 	snprintf(mm_run.host, sizeof(mm_run.host), "%s", host);
-	snprintf(mm_run.label, sizeof(mm_run.label), "%s",
-		 ro->label ? ro->label : u.release);
-	if (strpbrk(mm_run.label, "/ ,\"\n") || !mm_run.label[0]) {
-		fprintf(stderr, "mmbench: --label '%s': may not be empty or contain '/', ' ', ',' or quotes\n",
-			mm_run.label);
+	if (mm_label_check(ro->label ? ro->label : u.release, why, sizeof(why)) < 0) {
+		fprintf(stderr, "mmbench: %s%s\n", ro->label ? "--label: " :
+			"the kernel release is no label, give --label: ", why);
 		return -1;
 	}
+	snprintf(mm_run.label, sizeof(mm_run.label), "%s",
+		 ro->label ? ro->label : u.release);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 	if (ro->out)
 		snprintf(mm_run.dir, sizeof(mm_run.dir), "%s", ro->out);
@@ -407,6 +477,13 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 	}
 	existing = meta_lookup(mm_run.dir, "run_id", mm_run.run_id,
 			       sizeof(mm_run.run_id));
+	/* The run_id of an existing directory goes into every row: a name. */
+	if (existing && mm_label_check(mm_run.run_id, why, sizeof(why)) < 0) {
+		mm_escape(mm_run.run_id, why, sizeof(why));
+		fprintf(stderr, "mmbench: %s/meta.csv: run_id '%s' is not a run id\n",
+			mm_run.dir, why);
+		return -1;
+	}
 	if (!existing)
 		snprintf(mm_run.run_id, sizeof(mm_run.run_id), "%s-%s", stamp, host);
 	if (!ro->mirror)
@@ -416,15 +493,40 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 			strerror(errno));
 		return -1;
 	}
-	mm_settings_init(mm_run.dir);
+	ret = mm_settings_init(mm_run.dir);
+	if (ret < 0) {
+		fprintf(stderr, "mmbench: %s/settings.lock: %s\n", mm_run.dir,
+			strerror(-ret));
+		return -2;
+	}
 	/* A journal left by a killed run in this directory: put it right. */
 	mm_settings_restore(mm_run.dir, true);
 	if (!existing) {
 		char topo[4200];
 
-		if (mm_sysinfo_write("meta.csv", argc, argv, ro->meta, ro->nmeta) < 0) {
-			fprintf(stderr, "mmbench: cannot write %s/meta.csv\n", mm_run.dir);
+		/*
+		 * The facts describe the run: with every --set in effect (and
+		 * a --set the kernel refuses stops the run here, not in every
+		 * case). Restored at once; each case sets them again.
+		 */
+		mm_driver_signals();
+		if (mm_apply_sets(&ro->o, why, sizeof(why)) != MM_PASS) {
+			mm_settings_restore(mm_run.dir, false);
+			fprintf(stderr, "mmbench: %s\n", why);
 			return -1;
+		}
+		ret = mm_sysinfo_write("meta.csv", argc, argv, ro->meta, ro->nmeta);
+		if (mm_settings_restore(mm_run.dir, ro->o.verbose))
+			fprintf(stderr, "mmbench: some settings could not be restored; see above\n");
+		if (mm_driver_interrupted()) {
+			fprintf(stderr, "mmbench: interrupted by signal %d; settings restored\n",
+				mm_driver_interrupted());
+			return -3;
+		}
+		if (ret < 0) {
+			fprintf(stderr, "mmbench: cannot write %s/meta.csv: %s\n", mm_run.dir,
+				strerror(-ret));
+			return -2;
 		}
 		snprintf(topo, sizeof(topo), "%s/topology.xml", mm_run.dir);
 		if (mm_topology_xml(topo) < 0)
@@ -593,8 +695,11 @@ static int cmd_run(int argc, char **argv)
 		ret = dry_run(pn, 1, &ro);
 		goto out;
 	}
-	if (setup_run(&ro, argc, argv) < 0)
+	idx = setup_run(&ro, argc, argv);
+	if (idx < 0) {
+		ret = setup_status(idx);
 		goto out;
+	}
 	ret = execute(pn, 1, &ro);
 out:
 	mm_plist_free(&pn->pl);
@@ -602,46 +707,119 @@ out:
 	return ret;
 }
 
-/* Split a suite line into words (no quoting: values have no spaces). */
+/*
+ * Suite files: read whole, never cut. A line of any length up to
+ * SUITE_LINE_MAX is one line (a longer one is an error, not two lines),
+ * every word counts, and a NUL or a control character is an error: each
+ * error names FILE:LINE, the line counted in newlines.
+ */
+#define SUITE_LINE_MAX 65536
+#define SUITE_WORDS_MAX 1024
+
+/* Split a suite line into words (no quoting: values have no spaces);
+ * -1 when there are more than max - 2. */
 static int split_words(char *line, char **words, int max)
 {
+	char *save = NULL;
 	int n = 0;
 
 	words[n++] = "suite-line";
-	for (char *s = strtok(line, " \t\r\n"); s && n < max - 1;
-	     s = strtok(NULL, " \t\r\n"))
+	for (char *s = strtok_r(line, " \t\r", &save); s;
+	     s = strtok_r(NULL, " \t\r", &save)) {
+		if (n == max - 1)
+			return -1;
 		words[n++] = s;
+	}
 	words[n] = NULL;
 	return n;
+}
+
+/*
+ * The next line of f into buf (SUITE_LINE_MAX + 1 bytes, without the
+ * newline). Returns its length (NULs included), -1 at the end of the
+ * file, -2 when it is too long (the rest of it is skipped).
+ */
+static long suite_line(FILE *f, char *buf)
+{
+	long len = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (len == SUITE_LINE_MAX) {
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+			return -2;
+		}
+		buf[len++] = (char)c;
+	}
+	if (c == EOF && len == 0)
+		return -1;
+	buf[len] = '\0';
+	return len;
+}
+
+/* Why a line is not suite text, or NULL. */
+static const char *line_invalid(const char *line, long len, char *why, size_t wlen)
+{
+	for (long i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if (c == '\0')
+			return snprintf(why, wlen, "NUL byte at column %ld", i + 1), why;
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return snprintf(why, wlen, "control character 0x%02x at column %ld",
+					c, i + 1), why;
+	}
+	return NULL;
 }
 
 static int load_suite(const char *file, struct plan *plans, int *nplans,
 		      struct run_opts *ro)
 {
-	char line[4096], where[300];
-	int lineno = 0, n = 0;
+	char *line = malloc(SUITE_LINE_MAX + 1), **words = NULL, where[300], why[128];
+	const char *bad;
+	int lineno = 0, n = 0, nw, idx;
 	FILE *f = fopen(file, "re");
+	long len;
 
-	if (!f) {
+	words = calloc(SUITE_WORDS_MAX, sizeof(*words));
+	if (!f || !line || !words) {
 		fprintf(stderr, "mmbench: suite '%s': %s\n", file, strerror(errno));
-		return -1;
+		goto fail;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *words[128], *hash = strchr(line, '#');
-		int nw, idx;
+	while ((len = suite_line(f, line)) != -1) {
+		char *hash;
 
 		lineno++;
+		snprintf(where, sizeof(where), "%s:%d: ", file, lineno);
+		if (len == -2) {
+			fprintf(stderr, "mmbench: %sline longer than %d bytes\n", where,
+				SUITE_LINE_MAX);
+			goto fail;
+		}
+		bad = line_invalid(line, len, why, sizeof(why));
+		if (bad) {
+			fprintf(stderr, "mmbench: %s%s\n", where, bad);
+			goto fail;
+		}
+		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		nw = split_words(line, words, 128);
+		nw = split_words(line, words, SUITE_WORDS_MAX);
+		if (nw < 0) {
+			fprintf(stderr, "mmbench: %smore than %d words\n", where,
+				SUITE_WORDS_MAX - 2);
+			goto fail;
+		}
 		if (nw < 2)
 			continue;
 		if (n == MAX_LINES) {
-			fprintf(stderr, "mmbench: suite '%s': more than %d lines\n", file,
+			fprintf(stderr, "mmbench: %smore than %d workload lines\n", where,
 				MAX_LINES);
 			goto fail;
 		}
-		snprintf(where, sizeof(where), "%s:%d: ", file, lineno);
+		/* plans[n] is initialised from here on: freed by the caller */
+		*nplans = n + 1;
 		if (plan_init(&plans[n], words[1], where) < 0)
 			goto fail;
 		idx = parse_opts(nw - 1, words + 1, ro, &plans[n], false);
@@ -656,16 +834,24 @@ static int load_suite(const char *file, struct plan *plans, int *nplans,
 			goto fail;
 		n++;
 	}
+	if (ferror(f)) {
+		fprintf(stderr, "mmbench: suite '%s': %s\n", file, strerror(errno));
+		goto fail;
+	}
 	fclose(f);
+	free(line);
+	free(words);
+	*nplans = n;
 	if (n == 0) {
 		fprintf(stderr, "mmbench: suite '%s' has no workload lines\n", file);
 		return -1;
 	}
-	*nplans = n;
 	return 0;
 fail:
-	fclose(f);
-	*nplans = n + 1;
+	if (f)
+		fclose(f);
+	free(line);
+	free(words);
 	return -1;
 }
 
@@ -696,8 +882,11 @@ static int cmd_suite(int argc, char **argv)
 		ret = dry_run(plans, nplans, &ro);
 		goto out;
 	}
-	if (setup_run(&ro, argc, argv) < 0)
+	idx = setup_run(&ro, argc, argv);
+	if (idx < 0) {
+		ret = setup_status(idx);
 		goto out;
+	}
 	ret = execute(plans, nplans, &ro);
 out:
 	for (int i = 0; i < nplans; i++)
@@ -745,7 +934,19 @@ static int cmd_restore(int argc, char **argv)
 			argv[1], strerror(errno));
 		return MM_USAGE;
 	}
-	return mm_settings_restore(argv[1], true) ? MM_FAIL : MM_PASS;
+	return mm_settings_restore(argv[1], true);
+}
+
+/* The label rule for shell tools: exit 0, or 2 with the reason. */
+static int cmd_check_label(const char *label)
+{
+	char why[700];
+
+	if (mm_label_check(label, why, sizeof(why)) < 0) {
+		fprintf(stderr, "mmbench: %s\n", why);
+		return MM_USAGE;
+	}
+	return MM_PASS;
 }
 
 int main(int argc, char **argv)
@@ -766,6 +967,8 @@ int main(int argc, char **argv)
 		return cmd_restore(argc - 1, argv + 1);
 	if (strcmp(cmd, "summary") == 0 && argc == 3)
 		return mm_summary(argv[2]);
+	if (strcmp(cmd, "check-label") == 0 && argc == 3)
+		return cmd_check_label(argv[2]);
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
 	    strcmp(cmd, "help") == 0) {
 		usage(stdout);

@@ -4,6 +4,7 @@
  * cases (the cartesian product of every list), and the canonical case
  * string "k=v;k=v" with keys sorted, which lines results up across runs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <strings.h>
 
 #include "core.h"
+#include "driver.h"
 
 static const struct mm_param *param_def(const struct workload *wl,
 					const char *name, int *idx)
@@ -65,6 +67,126 @@ static bool enum_has(const char *choices, const char *s)
 }
 
 /*
+ * Numbers are decimal only, written as a person writes them: an optional
+ * '-', digits, and for a double an optional fraction and exponent. No
+ * leading zero means octal, no 0x, no spaces, no inf/nan: strtoll's base
+ * 0 would read 010 as 8 and strtod would take 0x1p3 and " 5".
+ */
+static bool decimal_int(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static bool decimal_real(const char *s)
+{
+	bool digits = false;
+
+	if (*s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+int mm_parse_decimal(const char *s, long long *out)
+{
+	char *end;
+
+	if (!decimal_int(s))
+		return -EINVAL;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno ? -errno : 0;
+}
+
+/*
+ * The label rule, one for every tool: 1 to MM_LABEL_MAX characters, each
+ * a letter, a digit, '.', '_', '-' or '+'; it starts with a letter or a
+ * digit and holds no "..". So a label is inert as a path component, a
+ * shell word, a CSV field and a gnuplot string.
+ */
+void mm_escape(const char *s, char *out, size_t len)
+{
+	size_t off = 0;
+
+	for (; *s && off + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			off += (size_t)snprintf(out + off, len - off, "\\x%02x", c);
+		else
+			out[off++] = (char)c;
+	}
+	out[off] = '\0';
+}
+
+int mm_label_check(const char *label, char *why, size_t len)
+{
+	size_t n = strlen(label);
+
+	if (n == 0) {
+		snprintf(why, len, "label '' is empty");
+		return -1;
+	}
+	if (n > MM_LABEL_MAX) {
+		char shown[200];
+
+		mm_escape(label, shown, 60);
+		snprintf(why, len, "label '%s...' is %zu characters long, more than %d",
+			 shown, n, MM_LABEL_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)label[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ||
+		      c == '+')) {
+			char shown[MM_LABEL_MAX * 4 + 1], what[8];
+
+			mm_escape(label, shown, sizeof(shown));
+			if (c < 0x20 || c >= 0x7f)
+				snprintf(what, sizeof(what), "\\x%02x", c);
+			else
+				snprintf(what, sizeof(what), "'%c'", c);
+			snprintf(why, len, "label '%s': %s is not one of A-Z a-z 0-9 . _ - +",
+				 shown, what);
+			return -1;
+		}
+	}
+	if (!isalnum((unsigned char)label[0])) {
+		snprintf(why, len, "label '%s' must start with a letter or a digit", label);
+		return -1;
+	}
+	if (strstr(label, "..")) {
+		snprintf(why, len, "label '%s' may not contain '..'", label);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Check one scalar value; on success store its canonical text in out.
  * The error names the workload, the parameter and what is wrong.
  */
@@ -83,17 +205,22 @@ int mm_param_check(const struct workload *wl, const struct mm_param *p,
 	case MM_P_INT: {
 		long long v;
 
-		errno = 0;
+		int e = 0;
+
 		/* "cpus": this machine's online CPUs (a suite for any machine) */
-		if (!strcmp(s, "cpus")) {
+		if (!strcmp(s, "cpus"))
 			v = mm_ncpus();
-			end = "";
-		} else {
-			v = strtoll(s, &end, 0);
-		}
-		if (errno || *end) {
+		else
+			e = mm_parse_decimal(s, &v);
+		if (e == -ERANGE) {
 			snprintf(err, errlen,
-				 "%s: parameter '%s': '%s' is not an integer (or cpus)",
+				 "%s: parameter '%s': '%s' is out of range", wl->name,
+				 p->name, s);
+			return -1;
+		}
+		if (e) {
+			snprintf(err, errlen,
+				 "%s: parameter '%s': '%s' is not a decimal integer (or cpus)",
 				 wl->name, p->name, s);
 			return -1;
 		}
@@ -110,10 +237,10 @@ int mm_param_check(const struct workload *wl, const struct mm_param *p,
 		double v;
 
 		errno = 0;
-		v = strtod(s, &end);
-		if (errno || *end || !isfinite(v)) {
+		v = decimal_real(s) ? strtod(s, &end) : NAN;
+		if (errno || !isfinite(v)) {
 			snprintf(err, errlen,
-				 "%s: parameter '%s': '%s' is not a number",
+				 "%s: parameter '%s': '%s' is not a decimal number",
 				 wl->name, p->name, s);
 			return -1;
 		}
@@ -239,6 +366,13 @@ static int expand_one(const struct workload *wl, const struct mm_param *p,
 		return *text ? mm_param_check(wl, p, text, pv->v[0],
 					      sizeof(pv->v[0]), err, errlen) : 0;
 	}
+	/* strtok would skip the empty element of "1,,2" or "1,": refuse it */
+	if (text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+		snprintf(err, errlen, "%s: parameter '%s': '%s' has an empty list element",
+			 wl->name, p->name, text);
+		free(dup);
+		return -1;
+	}
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (pv->n == MM_MAX_VALUES) {
 			snprintf(err, errlen, "%s: parameter '%s': more than %d values",
@@ -348,7 +482,7 @@ static const char *case_val(const struct mm_case *c, const char *name)
 
 long long mm_param_int(const struct mm_case *c, const char *name)
 {
-	return strtoll(case_val(c, name), NULL, 0);
+	return strtoll(case_val(c, name), NULL, 10);
 }
 
 double mm_param_double(const struct mm_case *c, const char *name)

@@ -57,8 +57,10 @@ static void kv(struct kv_out *o, const char *key, const char *val)
 		return;
 	}
 	if (strcmp(o->path, "meta.csv") == 0) {
-		if (mm_csv_append("meta.csv", "key,value", line) < 0)
-			o->err = -EIO;
+		int ret = mm_csv_append("meta.csv", "key,value", line);
+
+		if (ret < 0 && !o->err)
+			o->err = ret;
 	} else {
 		fputs(line, stdout);
 	}

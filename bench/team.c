@@ -5,6 +5,9 @@
  * together by a shared flag the coordinator raises at the deadline. Result
  * slots live in one MAP_SHARED region, each on its own cache lines so
  * tasks do not false-share while they count.
+ * A task process dies with the case process that forked it
+ * (PR_SET_PDEATHSIG), which dies with the driver: no task of a killed run
+ * goes on measuring, or holds the settings lock, as an orphan.
  */
 #include <errno.h>
 #include <hwloc.h>
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,6 +170,7 @@ static void coordinate(struct mm_team *t, const struct mm_team_opts *o)
 static int run_procs(struct mm_team *t, const struct mm_team_opts *o)
 {
 	pid_t *pids = calloc((size_t)o->ntasks, sizeof(pid_t));
+	pid_t coordinator = getpid();
 	int ret = MM_PASS;
 
 	if (!pids)
@@ -184,6 +189,13 @@ static int run_procs(struct mm_team *t, const struct mm_team_opts *o)
 						.team = t, .arg = o->arg };
 
 			task.slot = mm_team_slot(t, i);
+			/* The coordinator may have died before prctl(): check. */
+			mm_stop_role = "task";
+			mm_stop_point("start");
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 ||
+			    getppid() != coordinator)
+				_exit(MM_FAIL);
+			mm_stop_point("armed");
 			if (o->pin)
 				mm_pin_self(i);
 			_exit(o->fn(&task));

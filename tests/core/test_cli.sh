@@ -50,7 +50,7 @@ bad() {
 		fail "usage: $name" "rc=$rc, stderr: $(cat "$t/err")"
 	fi
 }
-bad non-integer "parameter 'size_mb': 'abc' is not an integer" run pageout -p size_mb=abc
+bad non-integer "parameter 'size_mb': 'abc' is not a decimal integer" run pageout -p size_mb=abc
 bad range "parameter 'instances': 0 is outside" run pageout -p instances=0
 bad enum "'tape' is not one of file|anon|shmem" run pageout -p backing=tape
 bad unknown-param "unknown parameter 'bogus'" run pageout -p bogus=1
@@ -60,7 +60,7 @@ bad label "--label" run pageout --label 'a/b'
 printf 'pageout -p size_mb=1\npageout -p size_mb=zz\n' >"$t/suite"
 bad suite-line "$t/suite:2: pageout: parameter 'size_mb'" suite "$t/suite"
 bad suite-missing "suite '$t/nosuch'" suite "$t/nosuch"
-bad cpus-typo "'cpu' is not an integer (or cpus)" run pageout -p instances=cpu
+bad cpus-typo "'cpu' is not a decimal integer (or cpus)" run pageout -p instances=cpu
 
 # "cpus" is the online CPU count; a value listed twice runs once.
 "$mm" run pageout -p instances=1,cpus,1 -p size_mb=2 -p duration_s=0.05 -i 1 -w 0 \

@@ -17,6 +17,10 @@ wait_for() {	# wait_for VALUE: until the knob reads VALUE (max 10 s)
 	for _ in $(seq 1 100); do [ "$(cur)" = "$1" ] && return 0; sleep 0.1; done
 	return 1
 }
+wait_started() {	# wait_started DIR: until DIR/started.csv has a case row (max 10 s)
+	for _ in $(seq 1 100); do [ "$(cat "$1/started.csv" 2>/dev/null | wc -l)" -ge 2 ] && return 0; sleep 0.1; done
+	return 1
+}
 long_run() {	# long_run DIR: a run that changes the knob and lasts 60 s; sets $pid
 	"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=60 -i 1 -w 0 \
 		--set "$knob=$new" -o "$1" >"$1.out" 2>&1 &
@@ -31,10 +35,11 @@ rc=$?
 	pass "restore: normal exit puts $knob back to $orig" ||
 	fail "restore: normal exit" "rc=$rc, knob is $(cur)"
 
-# 2. Signals to the driver while a case runs.
+# 2. Signals to the driver while a case runs: once the case has started
+# (the driver also sets the knob while it writes meta.csv) and set the knob.
 for sig in INT TERM HUP; do
 	long_run "$t/sig$sig"
-	if ! wait_for "$new"; then
+	if ! wait_started "$t/sig$sig" || ! wait_for "$new"; then
 		fail "restore: SIG$sig" "the run never changed the knob"
 		kill -KILL $pid 2>/dev/null; continue
 	fi
@@ -56,7 +61,7 @@ done
 
 # 3. SIGKILL of the driver and its case: only the journal knows.
 long_run "$t/kill"
-if wait_for "$new"; then
+if wait_started "$t/kill" && wait_for "$new"; then
 	child=$(pgrep -P $pid | head -1)
 	kill -KILL $pid
 	[ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null

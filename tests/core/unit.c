@@ -7,6 +7,7 @@
  * PASS:/FAIL: lines for tests/run.
  */
 #include <csv.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,11 +132,36 @@ static void test_params(void)
 	mm_plist_free(&pl);
 	mm_plist_init(&pl, &twl);
 	mm_plist_set(&pl, "flag=yes", err, sizeof(err));
-	mm_plist_set(&pl, "zeta=0x3", err, sizeof(err));
+	mm_plist_set(&pl, "zeta=03", err, sizeof(err));
 	mm_plist_expand(&pl, err, sizeof(err));
 	mm_plist_case(&pl, 0, &c);
-	CHECK("params: values are canonicalised (yes->1, 0x3->3)",
+	CHECK("params: values are canonicalised (yes->1, 03->3)",
 	      strstr(c.str, "flag=1") && strstr(c.str, "zeta=3"));
+	mm_plist_free(&pl);
+	/* Decimal only: 010 is ten (not octal 8), 0x3 and " 5" are refused. */
+	CHECK("params: 010 is decimal ten",
+	      set_expand(&pl, "zeta=010", err, sizeof(err)) == 0 &&
+	      (mm_plist_case(&pl, 0, &c), strstr(c.str, "zeta=10")));
+	mm_plist_free(&pl);
+	CHECK("params: 011 is eleven, out of range (not octal 9)",
+	      set_expand(&pl, "zeta=011", err, sizeof(err)) < 0 && strstr(err, "11 is outside"));
+	mm_plist_free(&pl);
+	{
+		static const char *const bad[] = { "zeta=0x3", "zeta= 5", "zeta=+5", "zeta=1e1",
+						   "zeta=5 ", "zeta=--1", "mid=0x1p-3", "mid=inf",
+						   "mid=nan", "mid= 0.5", "mid=.", "mid=1e", "mid=0.5e+",
+						   "zeta=99999999999999999999" };
+		bool all = true;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			all &= set_expand(&pl, bad[i], err, sizeof(err)) < 0 &&
+			       strstr(err, strchr(bad[i], '=') + 1) != NULL;
+			mm_plist_free(&pl);
+		}
+		CHECK("params: hex, spaces, signs, inf/nan, overflow refused, naming the value", all);
+	}
+	CHECK("params: a decimal double with an exponent is accepted",
+	      set_expand(&pl, "mid=5e-1", err, sizeof(err)) == 0);
 	mm_plist_free(&pl);
 }
 
@@ -215,7 +241,11 @@ static void test_journal(void)
 	f = fopen(knob, "w");
 	fputs("always [madvise] never\n", f);
 	fclose(f);
+	/* Only sysfs and /proc/sys are knobs: a plain file is refused ... */
 	mm_settings_init(dir);
+	CHECK("journal: a plain file is no knob", mm_setting_set(knob, "always") == -EPERM);
+	/* ... except in the unit tests' own directory. */
+	mm_settings_test_root = dir;
 	CHECK("journal: first set", mm_setting_set(knob, "always") == 0);
 	slurp(knob, buf, sizeof(buf));
 	CHECK("journal: knob changed", strcmp(buf, "always") == 0);
@@ -240,6 +270,7 @@ static void test_journal(void)
 	CHECK("journal: nothing left to restore", mm_settings_restore(dir, false) == 0);
 	CHECK("journal: a missing knob is an error, not a crash",
 	      mm_setting_set("/nonexistent/knob", "1") < 0);
+	mm_settings_test_root = NULL;
 	unlink(knob);
 	unlink(j);
 	rmdir(dir);
