@@ -11,7 +11,27 @@ trap 'rm -rf "$t"' EXIT
 
 if [ ! -x "$MMCOMPARE" ]; then
 	fail "mmcompare built" "$MMCOMPARE missing"
-	finish
+	
+# Markdown from hostile case strings and metric-less workloads: every table
+# row keeps its cells, nothing becomes code, a link or HTML.
+mkrun "$t/ma/r" ma
+mkrun "$t/mb/r" mb
+addrows "$t/ma/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 1 1 1
+addrows "$t/mb/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 2 2 2
+addrows "$t/ma/r" quiet "" q count lower 1 2 3
+addrows "$t/mb/r" quiet "" q count lower 1 2 3
+"$MMCOMPARE" --markdown "$t/ma/r" "$t/mb/r" >"$t/md2"
+cells() { sed 's/\\|//g' | awk -F'|' '{ print NF }'; }
+check "markdown: a table row keeps its cells whatever the case string holds" \
+	eval '[ "$(grep "^| line " "$t/md2" | cells)" = "$(grep "^| m | Amean " "$t/md2" | cells)" ] &&
+	[ "$(grep "^| metric " "$t/md2" | cells)" = "$(grep "^| m | count " "$t/md2" | cells)" ]'
+check "markdown: no unescaped backquote, bracket or angle bracket from the input" \
+	eval '! grep -E "(^|[^\\\\])(\`c|\[l\]|<b>)" "$t/md2"'
+check "markdown: markers hold only safe characters" \
+	eval '! grep "<!-- mmcompare:" "$t/md2" | grep -Ev "^<!-- mmcompare:[a-z]+( [A-Za-z0-9._:=+-]+)? -->$"'
+check "markdown: a workload without evidence or changes says so instead of an empty table" \
+	grep -q "^No evidence metric declared and no other metric changed significantly" "$t/md2"
+finish
 fi
 
 # addmetrics DIR WORKLOAD METRIC ROLE TIMED [CLAIM]: a metrics.csv row.
@@ -145,4 +165,22 @@ check "zero rows hidden and counted" eval '! grep -Eq "^ +zero " <<<"$out" && gr
 check "large counts with thousands separators" grep -Eq '1,661,434,306 +1,761,434,306' <<<"$out"
 check "a change between constant sides is exact and judged (worse)" \
 	grep -Eq '^ +big +count .* worse +exact' <<<"$out"
+
+# Markdown from hostile case strings and metric-less workloads: every table
+# row keeps its cells, nothing becomes code, a link or HTML.
+mkrun "$t/ma/r" ma
+mkrun "$t/mb/r" mb
+addrows "$t/ma/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 1 1 1
+addrows "$t/mb/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 2 2 2
+addrows "$t/ma/r" quiet "" q count lower 1 2 3
+addrows "$t/mb/r" quiet "" q count lower 1 2 3
+"$MMCOMPARE" --markdown "$t/ma/r" "$t/mb/r" >"$t/md2"
+check "markdown: a table row keeps its cells whatever the case string holds" \
+	eval '! grep "^|" "$t/md2" | sed "s/\\\\|//g" | awk -F"|" "/^\| m/ && NF != 14 { bad = 1 } END { exit !bad }"'
+check "markdown: no unescaped backquote, bracket or angle bracket from the input" \
+	eval '! grep -E "(^|[^\\\\])(\`c|\[l\]|<b>)" "$t/md2"'
+check "markdown: markers hold only safe characters" \
+	eval '! grep "<!-- mmcompare:" "$t/md2" | grep -Ev "^<!-- mmcompare:[a-z]+( [A-Za-z0-9._:=+-]+)? -->$"'
+check "markdown: a workload without evidence or changes says so instead of an empty table" \
+	grep -q "^No evidence metric declared and no other metric changed significantly" "$t/md2"
 finish

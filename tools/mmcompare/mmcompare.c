@@ -798,18 +798,7 @@ static void print_csv(const struct cmp *cmp, FILE *f)
 
 /* ------------------------------------------------------------ markdown */
 
-/* A table cell: '|' would end it, a line break would end the table. */
-static void md_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-}
+#define md_str vd_md_text
 
 static void md_meta(const struct rs_set *s, const struct cmp_meta *m, FILE *f)
 {
@@ -903,7 +892,11 @@ static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE
 	size_t k;
 	int i;
 
-	fprintf(f, "<!-- mmcompare:workload %s -->\n## %s: every line\n\n", w->name, w->name);
+	fprintf(f, "<!-- mmcompare:workload ");
+	vd_md_marker(f, w->name);
+	fprintf(f, " -->\n## ");
+	md_str(f, w->name);
+	fprintf(f, ": every line\n\n");
 	if (w->nvary) {
 		fprintf(f, "Cases vary in:");
 		for (i = 0; i < w->nvary; i++)
@@ -911,16 +904,18 @@ static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE
 		fprintf(f, ". ");
 	}
 	if (w->fixed) {
-		fprintf(f, "Fixed: `");
+		fprintf(f, "Fixed: ");
 		md_str(f, w->fixed);
-		fprintf(f, "`.");
+		fprintf(f, ".");
 	}
 	fprintf(f, "\n\n");
 	md_table_head(cmp, f);
 	for (k = w->first; k < w->first + w->count; k++) {
 		const struct cmp_row *r = &cmp->rows[k];
 
-		fprintf(f, "| %s | %s | ", r->line->name, cmp_mean_name(r));
+		fprintf(f, "| ");
+		md_str(f, r->line->name);
+		fprintf(f, " | %s | ", cmp_mean_name(r));
 		md_str(f, r->line->unit);
 		fprintf(f, " | %s |", rs_better_str(r->line->better));
 		for (i = 0; i < cmp->nsides; i++) {
@@ -946,15 +941,18 @@ static void md_partial(const struct cmp *cmp, FILE *f)
 
 		if (!r->partial)
 			continue;
-		fprintf(f, "- %s `%s` (`", r->line->workload, r->line->name);
+		fprintf(f, "- ");
+		md_str(f, r->line->workload);
+		fprintf(f, " ");
+		md_str(f, r->line->name);
+		fprintf(f, " (");
 		md_str(f, r->line->kase);
-		fprintf(f, "`): missing in");
+		fprintf(f, "): missing in");
 		for (i = 0; i < cmp->nsides; i++) {
 			if (r->cell[i].present)
 				continue;
-			fprintf(f, " `");
+			fprintf(f, " ");
 			md_str(f, cmp->set->sides[i].name);
-			fprintf(f, "`");
 		}
 		fprintf(f, "\n");
 	}
@@ -973,12 +971,15 @@ static void md_intro(const struct cmp *cmp, FILE *f)
 	}
 	fprintf(f, "\n\nInputs:\n\n");
 	for (i = 0; i < s->nsides; i++) {
-		fprintf(f, "- `");
+		fprintf(f, "- ");
 		md_str(f, s->sides[i].name);
-		fprintf(f, "` (%s):", i ? "NEW" : "BASE");
+		fprintf(f, " (%s):", i ? "NEW" : "BASE");
 		for (j = 0; j < s->nruns; j++)
 			if (s->runs[j].side == i)
-				fprintf(f, " `%s`", s->runs[j].path);
+			{
+				fputc(' ', f);
+				md_str(f, s->runs[j].path);
+			}
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n");
@@ -987,9 +988,9 @@ static void md_intro(const struct cmp *cmp, FILE *f)
 /* Before the full tables: how to read them. */
 static void md_legend(const struct cmp *cmp, FILE *f)
 {
-	fprintf(f, "Full tables: change vs BASE (`");
+	fprintf(f, "Full tables: change vs BASE (");
 	md_str(f, cmp->set->sides[0].name);
-	fprintf(f, "`), positive = better. **Bold**: significant (adjusted p < %g, n >= %d "
+	fprintf(f, "), positive = better. **Bold**: significant (adjusted p < %g, n >= %d "
 		"on both sides, correction: %s); [x%%]: not judged (better=info, or a time "
 		"emulated under TCG). CI: %.0f%% confidence interval of NEW - BASE (arithmetic "
 		"means). Hmean: harmonic mean (rates). Values are mean ± stddev.\n\n",

@@ -728,6 +728,9 @@ static int new_side(struct rs_set *s, const char *label, int arg)
 
 	if (s->nsides == RS_MAX_SIDES)
 		return set_err(s, "more than %d labels to compare", RS_MAX_SIDES);
+	if (strlen(label) > sizeof(name) - 8)
+		return set_err(s, "label '%.40s...' is %zu characters long, more than %zu",
+			       label, strlen(label), sizeof(name) - 8);
 	snprintf(name, sizeof(name), "%s", label);
 	for (i = 0; i < s->nsides; i++) {
 		if (!strcmp(s->sides[i].name, name)) {

@@ -10,6 +10,7 @@
  * not judged, emulated times, zero on every side). `mmcompare --all`
  * prints every line instead.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -651,17 +652,33 @@ void vd_summary_md(const struct cmp *c, FILE *f)
 
 /* ------------------------------------------------------------ markdown */
 
-static void md_str(FILE *f, const char *s)
+/*
+ * Text from the inputs in markdown: the characters that could turn it into
+ * code, a link, HTML or another table cell are escaped and line breaks
+ * become blanks, so a string stays one table cell of plain text. ('_' and
+ * '*' stay: metric names are full of '_', and emphasis is harmless.)
+ */
+void vd_md_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '*' || *s == '_' || *s == '<' || *s == '[')
-			fputc('\\', f);
-		if (*s == '\n' || *s == '\r')
+		if (*s == '\n' || *s == '\r') {
 			fputc(' ', f);
-		else
-			fputc(*s, f);
+			continue;
+		}
+		if (strchr("\\`[]<>|", *s))
+			fputc('\\', f);
+		fputc(*s, f);
 	}
 }
+
+/* A name in an HTML comment marker: [A-Za-z0-9._:=+-], others '_'. */
+void vd_md_marker(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(isalnum((unsigned char)*s) || strchr("._:=+-", *s) ? *s : '_', f);
+}
+
+#define md_str vd_md_text
 
 static void md_row(const struct vtab *t, const struct vrow *r, FILE *f, bool head)
 {
@@ -698,7 +715,9 @@ static void workload_md(const struct cmp *c, const struct rs_workload *w, FILE *
 	size_t k, from;
 	int i;
 
-	fprintf(f, "<!-- mmcompare:headline %s -->\n### ", w->name);
+	fprintf(f, "<!-- mmcompare:headline ");
+	vd_md_marker(f, w->name);
+	fprintf(f, " -->\n### ");
 	md_str(f, w->name);
 	fprintf(f, "\n\n");
 	if (!rows)
@@ -715,7 +734,16 @@ static void workload_md(const struct cmp *c, const struct rs_workload *w, FILE *
 		case_block(c, w, rows, from, k, &t);
 		from = k;
 	}
-	/* text lines become bold rows (case titles) or notes below */
+	for (i = 1, k = 0; i < t.n; i++)
+		k += !t.r[i].text;
+	if (!k) {
+		fprintf(f, "No evidence metric declared and no other metric changed "
+			"significantly (the full table is below).\n\n");
+		free(t.r);
+		free(rows);
+		return;
+	}
+	/* text lines become italic rows (case titles); the counts stay out */
 	md_row(&t, &t.r[0], f, true);
 	for (i = 1; i < t.n; i++) {
 		const char *s = t.r[i].line;

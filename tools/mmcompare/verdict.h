@@ -26,6 +26,9 @@ void vd_summary_text(const struct cmp *c, size_t bad_cases, FILE *f);
 void vd_summary_md(const struct cmp *c, FILE *f);
 /* "## Verdict" and a headline table per workload (markdown). */
 void vd_markdown(const struct cmp *c, FILE *f);
+/* Input text as inert markdown; a name for a marker comment. */
+void vd_md_text(FILE *f, const char *s);
+void vd_md_marker(FILE *f, const char *s);
 /* How the p-values were judged, one sentence (text and markdown intros). */
 void vd_method(const struct cmp *c, FILE *f);
 
