@@ -11,27 +11,7 @@ trap 'rm -rf "$t"' EXIT
 
 if [ ! -x "$MMCOMPARE" ]; then
 	fail "mmcompare built" "$MMCOMPARE missing"
-	
-# Markdown from hostile case strings and metric-less workloads: every table
-# row keeps its cells, nothing becomes code, a link or HTML.
-mkrun "$t/ma/r" ma
-mkrun "$t/mb/r" mb
-addrows "$t/ma/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 1 1 1
-addrows "$t/mb/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 2 2 2
-addrows "$t/ma/r" quiet "" q count lower 1 2 3
-addrows "$t/mb/r" quiet "" q count lower 1 2 3
-"$MMCOMPARE" --markdown "$t/ma/r" "$t/mb/r" >"$t/md2"
-cells() { sed 's/\\|//g' | awk -F'|' '{ print NF }'; }
-check "markdown: a table row keeps its cells whatever the case string holds" \
-	eval '[ "$(grep "^| line " "$t/md2" | cells)" = "$(grep "^| m | Amean " "$t/md2" | cells)" ] &&
-	[ "$(grep "^| metric " "$t/md2" | cells)" = "$(grep "^| m | count " "$t/md2" | cells)" ]'
-check "markdown: no unescaped backquote, bracket or angle bracket from the input" \
-	eval '! grep -E "(^|[^\\\\])(\`c|\[l\]|<b>)" "$t/md2"'
-check "markdown: markers hold only safe characters" \
-	eval '! grep "<!-- mmcompare:" "$t/md2" | grep -Ev "^<!-- mmcompare:[a-z]+( [A-Za-z0-9._:=+-]+)? -->$"'
-check "markdown: a workload without evidence or changes says so instead of an empty table" \
-	grep -q "^No evidence metric declared and no other metric changed significantly" "$t/md2"
-finish
+	finish
 fi
 
 # addmetrics DIR WORKLOAD METRIC ROLE TIMED [CLAIM]: a metrics.csv row.
@@ -175,8 +155,10 @@ addrows "$t/mb/r" 'w|x' 'k=a|b`c`[l](u)<b>' m count lower 2 2 2
 addrows "$t/ma/r" quiet "" q count lower 1 2 3
 addrows "$t/mb/r" quiet "" q count lower 1 2 3
 "$MMCOMPARE" --markdown "$t/ma/r" "$t/mb/r" >"$t/md2"
+cells() { sed 's/\\|//g' | awk -F'|' '{ print NF }'; }
 check "markdown: a table row keeps its cells whatever the case string holds" \
-	eval '! grep "^|" "$t/md2" | sed "s/\\\\|//g" | awk -F"|" "/^\| m/ && NF != 14 { bad = 1 } END { exit !bad }"'
+	eval '[ "$(grep "^| line " "$t/md2" | head -n 1 | cells)" = "$(grep "^| m | Amean " "$t/md2" | cells)" ] &&
+	[ "$(grep "^| metric " "$t/md2" | head -n 1 | cells)" = "$(grep "^| m | count " "$t/md2" | cells)" ]'
 check "markdown: no unescaped backquote, bracket or angle bracket from the input" \
 	eval '! grep -E "(^|[^\\\\])(\`c|\[l\]|<b>)" "$t/md2"'
 check "markdown: markers hold only safe characters" \
