@@ -71,7 +71,8 @@ static void row(struct csvo *o, const char *label, int wl, const char *kase, int
 	char b[64];
 
 	csvo_str(o, "1");
-	csvo_str(o, "20250101-000000-synth");
+	snprintf(b, sizeof(b), "20250101-000000-%.40s", label);	/* one run per label */
+	csvo_str(o, b);
 	csvo_str(o, label);
 	csvo_str(o, "6.1.0-synth");
 	snprintf(b, sizeof(b), "workload%02d", wl);

@@ -435,6 +435,8 @@ struct csvt {
 	bool chunk_nul;		/* the input chunk holds a NUL: check fields */
 	size_t prev_line;	/* index + 1 of the line of the previous row */
 	struct dupset *dups;	/* results: (line, iteration) -> value seen */
+	bool restart;		/* a line's iteration went back: check dups */
+	bool dupscan;		/* the second pass: only look for duplicates */
 	int col[CT_MAXF];	/* schema column -> field index */
 	int nfields;		/* fields per row, from the header */
 	int (*row)(struct csvt *t);
@@ -800,10 +802,13 @@ static int row_side(struct csvt *t, int label_col)
 /*
  * Rows seen in one results.csv, to refuse the same row twice (a file
  * concatenated with itself, a row pasted twice): pooled twice it would
- * double n and make a change "significant". Keyed by (line, iteration),
- * holding the value and the row's line number. A directory reused with
+ * double n and make a change "significant". A directory reused with
  * `mmbench -o` legitimately holds a case twice, numbered from 0 again,
  * with other values: only a row equal in every field is a duplicate.
+ * The core writes a line's iterations in increasing order, so the first
+ * pass only notes whether some line's iteration went back; only then is
+ * the file read a second time with every (line, iteration) and value in
+ * this table (large files pay nothing for the check).
  */
 struct dup_ent {
 	uint64_t key;		/* line index + 1 << 32 | iteration; 0: empty */
@@ -1049,14 +1054,22 @@ static int results_row(struct csvt *t)
 	l = find_line(t, better);
 	if (!l)
 		return ct_err(t, "out of memory");
-	if (!t->dups && !(t->dups = calloc(1, sizeof(*t->dups))))
-		return ct_err(t, "out of memory");
-	dup = dup_check(t->dups, l - t->s->lines, iter, v, t->lineno);
-	if (dup < 0)
-		return ct_err(t, "out of memory");
-	if (dup)
-		return ct_err(t, "the same row as line %ld (%s/%s iteration %ld): a row counted "
-			      "twice would double its weight", dup, l->workload, l->metric, iter);
+	if (t->dupscan) {
+		if (!t->dups && !(t->dups = calloc(1, sizeof(*t->dups))))
+			return ct_err(t, "out of memory");
+		dup = dup_check(t->dups, l - t->s->lines, iter, v, t->lineno);
+		if (dup < 0)
+			return ct_err(t, "out of memory");
+		if (dup)
+			return ct_err(t, "the same row as line %ld (%s/%s iteration %ld): a row "
+				      "counted twice would double its weight", dup, l->workload,
+				      l->metric, iter);
+		return 0;
+	}
+	if (l->it_run == t->run + 1 && iter <= l->it_last)
+		t->restart = true;
+	l->it_run = t->run + 1;
+	l->it_last = iter;
 	if (line_agrees(t, l, better) || line_add(t, l, side, v))
 		return -1;
 	t->s->runs[t->run].nrows++;
@@ -1393,15 +1406,35 @@ int rs_parse_buf(struct rs_set *s, enum rs_kind kind, const char *name,
 {
 	struct csv_parser p;
 	struct csvt t;
+	bool restart;
 
 	if (kind >= RS_NKINDS || run < 0 || run >= s->nruns)
 		return set_err(s, "%s: bad parse request", name);
 	if (ct_open(&t, &p, s, kind, name, run))
 		return -1;
+	if (ct_close(&t, &p, ct_feed(&t, &p, buf, len)))
+		return -1;
+	restart = t.restart;
+	if (!restart || ct_open(&t, &p, s, kind, name, run))
+		return restart ? -1 : 0;
+	t.dupscan = true;
 	return ct_close(&t, &p, ct_feed(&t, &p, buf, len));
 }
 
+static int parse_file_pass(struct rs_set *s, enum rs_kind kind, const char *path, int run,
+			   bool dupscan, bool *restart);
+
 static int parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int run)
+{
+	bool restart = false;
+
+	if (parse_file_pass(s, kind, path, run, false, &restart))
+		return -1;
+	return restart ? parse_file_pass(s, kind, path, run, true, &restart) : 0;
+}
+
+static int parse_file_pass(struct rs_set *s, enum rs_kind kind, const char *path, int run,
+			   bool dupscan, bool *restart)
 {
 	const char *name = intern(s, path, strlen(path));
 	size_t len = 1 << 20;
@@ -1422,6 +1455,7 @@ static int parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int
 		close(fd);
 		return buf ? -1 : set_err(s, "out of memory");
 	}
+	t.dupscan = dupscan;
 	while (!rc && (n = read(fd, buf, len)) != 0) {
 		if (n < 0)
 			rc = set_err(s, "%s: %s", path, strerror(errno));
@@ -1430,7 +1464,9 @@ static int parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int
 	}
 	free(buf);
 	close(fd);
-	return ct_close(&t, &p, rc);
+	rc = ct_close(&t, &p, rc);
+	*restart = t.restart;
+	return rc;
 }
 
 static bool is_file(const char *path)

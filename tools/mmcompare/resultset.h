@@ -56,6 +56,8 @@ struct rs_line {
 	bool timed;		/* derived from clock time */
 	const char *claim;	/* evidence: the claim it tests, or NULL */
 	size_t next_hint;	/* the line that followed this one last time + 1 */
+	int it_run;		/* while reading: run + 1 of it_last */
+	long it_last;		/* the last iteration that run gave it */
 };
 
 struct rs_kv {
