@@ -19,3 +19,14 @@ MMBENCH_SAN=${MMBENCH_SAN:-$TOP/bench/mmbench-san}
 meta_get() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"; }
 # Column N (1-based) of results.csv rows whose metric (col 8) is M: values only
 metric_vals() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
+# wait_until MAX_S CMD...: poll CMD (every 0.1 s) until it succeeds. MAX_S
+# only guards against a hang: a check never depends on how long it took.
+wait_until() {
+	local max=$(($1 * 10)) i
+	shift
+	for ((i = 0; i < max; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -10,7 +10,11 @@
 d=$(tmpdir)
 trap 'rm -rf "$d"' EXIT
 [ -x "$MMBENCH" ] || { skip "nightly kill" "no $MMBENCH (make)"; exit 4; }
-echo "pageout -p instances=1 -p size_mb=4 -p duration_s=0.3 -i 12 -w 0" >"$d/tiny.suite"
+# A suite far longer than the test waits: a kill always lands mid-suite,
+# however slow the machine (the SIGKILL part shortens it and stops the
+# orphan by hand instead).
+suite_of() { echo "pageout -p instances=1 -p size_mb=4 -p duration_s=0.3 -i $1 -w 0" >"$d/tiny.suite"; }
+suite_of 200
 write_conf "$d" <<'EOF2'
 trends = no
 EOF2
@@ -24,9 +28,21 @@ start_mid() {
 	"$NIGHTLY" "$d/n.conf" >"$d/out" 2>&1 &
 	pid=$!
 	run=''
-	for _ in $(seq 300); do
+	for _ in $(seq 6000); do	# a hang guard (10 min), not a time limit
 		run=$(sed -n 's/^p_run_dir=//p' "$d/res/.nightly/pending-$HOST" 2>/dev/null)
 		[ -n "$run" ] && [ "$(iters "$run")" -ge 2 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# The driver processes of the run (timeout(1) and mmbench name its
+# directory) and, with -g, their cases' process groups too.
+drivers() { pgrep -f -- "-o $run"; }
+gone() { # wait until none of the pids is alive (hang guard: 10 min)
+	local p
+	for _ in $(seq 6000); do
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && break; done
+		kill -0 "$p" 2>/dev/null || return 0
 		sleep 0.1
 	done
 	return 1
@@ -49,9 +65,9 @@ check "SIGTERM: the partial run is marked failed with the reason" \
 	grep -q "^failed	${run#"$d/res/"}	killed by SIGTERM during the suite" <<<"$row"
 check "SIGTERM: no pending run left" test ! -e "$d/res/.nightly/pending-$HOST"
 n=$(iters "$run")
-check "SIGTERM: the partial results are kept ($n of 12 iterations)" test "$n" -ge 2 -a "$n" -lt 12
-sleep 1
-check "SIGTERM: the suite stopped with the nightly" test "$(iters "$run")" -eq "$n"
+check "SIGTERM: the partial results are kept ($n of 200 iterations)" test "$n" -ge 2 -a "$n" -lt 200
+left=$(drivers)
+check "SIGTERM: the suite stopped with the nightly (left: ${left:-none})" test -z "$left"
 for k in nightly_loadavg nightly_busy nightly_procs nightly_mem_available_mb; do
 	v=$("$MMHISTORY" meta-get "$run/meta.csv" "$k")
 	check "meta.csv has $k at start ($v)" test -n "$v"
@@ -59,23 +75,29 @@ done
 check "nightly_loadavg is three load averages" \
 	grep -Eq '^[0-9.]+ [0-9.]+ [0-9.]+$' <<<"$("$MMHISTORY" meta-get "$run/meta.csv" nightly_loadavg)"
 
+suite_of 12
 if ! start_mid; then
 	fail "SIGKILL: suite reached its first rows" "$(cat "$d/out")"
 	kill "$pid" 2>/dev/null
 	finish
 fi
+# The orphaned driver is held still (SIGSTOP) while the next start tries:
+# it cannot end before that start, however fast or slow the machine.
+drv=$(drivers)
+kill -STOP $drv 2>/dev/null
 { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
 # The orphaned driver still holds the lock: a start now must not run.
 "$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
 rc=$?
 check "SIGKILL: the orphaned suite keeps the lock (exit $rc)" test "$rc" -eq 75
+check "SIGKILL: the refusal names the orphaned driver as the holder" \
+	grep -q "another nightly run holds .*nightly.lock (pid [0-9]* (timeout -k 60, uid $(id -u), since " "$d/out2"
+kill -CONT $drv 2>/dev/null
+gone $drv
+check "SIGKILL: the orphaned suite ends by itself" test -z "$(drivers)"
 sed -i 's/^need_mem_mb = .*/need_mem_mb = 99999999/' "$d/n.conf"
-for _ in $(seq 120); do
-	"$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
-	rc=$?
-	[ "$rc" -ne 75 ] && break
-	sleep 0.5
-done
+"$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
+rc=$?
 check "SIGKILL: the next start runs once the suite ended (refused: exit $rc)" test "$rc" -eq 1
 check "SIGKILL: the next start reports the interrupted run" \
 	grep -q "recorded the interrupted run" "$d/out2"
@@ -93,6 +115,7 @@ check "the refusal names MemAvailable and need_mem_mb" \
 # once (SIGKILL). The next start records the run and names the case that
 # was running (started.csv has it, cases.csv not).
 sed -i 's/^need_mem_mb = .*/need_mem_mb = 1/' "$d/n.conf"
+suite_of 200
 if ! start_mid; then
 	fail "crash: suite reached its first rows" "$(cat "$d/out")"
 	kill "$pid" 2>/dev/null
@@ -100,12 +123,16 @@ if ! start_mid; then
 fi
 # timeout(1) and mmbench (both name the run directory), and each case's
 # process group
-drv=$(pgrep -f -- "-o $run")
+drv=$(drivers)
 kase=$(for p in $drv; do pgrep -P "$p"; done)
 kill -KILL "$pid" $drv 2>/dev/null
 for p in $kase; do kill -KILL -- -"$p" 2>/dev/null; done
 wait "$pid" 2>/dev/null
+gone $drv $kase
+sed -i 's/^need_mem_mb = .*/need_mem_mb = 99999999/' "$d/n.conf"
 "$NIGHTLY" "$d/n.conf" >"$d/out3" 2>&1
+rc=$?
+check "crash: the next start gets the lock (refused on memory: exit $rc)" test "$rc" -eq 1
 check "crash: the next start reports the interrupted run" \
 	grep -q "recorded the interrupted run" "$d/out3"
 row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,run_dir,reason | sed -n 4p)

@@ -6,7 +6,7 @@
  * Schema and crash-safety rules: history.h, csvio.h.
  *
  * Exit: 0 ok, 1 a check failed, 2 usage or bad input, 3 (digest) a judged
- * line is significantly worse.
+ * line is significantly worse, or missing from NEW.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -59,11 +59,14 @@ static void usage(FILE *f)
 		"                                     run_dirs of H older than N days, not kept\n"
 		"  drop HISTORY --host H [--empty-before DATE] DIR...\n"
 		"                                     remove those rows (atomic rewrite)\n"
-		"  runs DIR [--host H] [--exclude DIR] run directories under DIR of host H\n"
+		"  runs DIR [--host H] [--exclude DIR] [--history HISTORY]\n"
+		"                                     run directories under DIR of host H\n"
+		"                                     (--history: not those it records as not ok)\n"
 		"  meta-add META_CSV KEY=VALUE...     append facts to a run's meta.csv\n"
 		"  meta-get META_CSV KEY              a fact (exit 1 when absent)\n"
 		"  digest CMP_CSV [--judge PATTERNS] [--min-change PCT]\n"
-		"                                     summary of mmcompare --csv (exit 3: worse)\n"
+		"                                     summary of mmcompare --csv (exit 3: a judged\n"
+		"                                     line worse, or measured on BASE only)\n"
 		"  ledger-update LEDGER CMP_CSV --host H --baseline B --run DIR --date D\n"
 		"         --kernel K [--last-good DIR] [--judge PATTERNS] [--min-change PCT]\n"
 		"  ledger-open LEDGER [--host H]      open regressions, one line each\n"
@@ -614,15 +617,35 @@ static bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* HIST has a row for run directory P whose status is not ok. */
+static bool run_not_ok(const struct tab *h, const char *root, const char *p)
+{
+	char q[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < h->nrows; i++) {
+		const char *d = h->rows[i].f[H_RUN_DIR];
+
+		if (!*d || !strcmp(h->rows[i].f[H_STATUS], "ok"))
+			continue;
+		snprintf(q, sizeof(q), "%s/%s", d[0] == '/' ? "" : root, d);
+		if (same_file(q, p))
+			return true;
+	}
+	return false;
+}
+
 static int cmd_runs(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "host", required_argument, NULL, 'H' },
-		{ "exclude", required_argument, NULL, 'x' }, { NULL, 0, NULL, 0 },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "history", required_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const char *host = NULL, *exclude = NULL;
-	char p[PATH_MAX], h[256];
+	const char *host = NULL, *exclude = NULL, *history = NULL;
+	char p[PATH_MAX], h[256], root[PATH_MAX];
 	struct dirent **ents;
+	struct tab hist = { .nrows = 0 };
 	int c, n, i;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -630,25 +653,43 @@ static int cmd_runs(int argc, char **argv)
 			host = optarg;
 		else if (c == 'x')
 			exclude = optarg;
+		else if (c == 'h')
+			history = optarg;
 		else
 			return die_usage("runs: bad option (see mmhistory --help)");
 	}
 	if (optind != argc - 1)
 		return die_usage("runs: need exactly one DIR");
+	/* A run the history records as failed, skipped or refused is no
+	 * baseline run; a run made by hand (no row) is. */
+	if (history) {
+		if (hist_load(&hist, history)) {
+			fprintf(stderr, "%s: runs: %s\n", prog, hist.err);
+			tab_free(&hist);
+			return EXIT_USAGE;
+		}
+		hist_root(history, root, sizeof(root));
+	}
 	n = scandir(argv[optind], &ents, NULL, alphasort);
-	if (n < 0)
+	if (n < 0) {
+		if (history)
+			tab_free(&hist);
 		return die_usage("runs: %s: %s", argv[optind], strerror(errno));
+	}
 	for (i = 0; i < n; i++) {
 		snprintf(p, sizeof(p), "%s/%s/results.csv", argv[optind], ents[i]->d_name);
 		if (ents[i]->d_name[0] != '.' && file_nonempty(p)) {
 			p[strlen(p) - strlen("/results.csv")] = '\0';
 			if ((!host || !strcmp(meta_host(p, h, sizeof(h)), host)) &&
-			    !(exclude && same_file(p, exclude)))
+			    !(exclude && same_file(p, exclude)) &&
+			    !(history && run_not_ok(&hist, root, p)))
 				printf("%s\n", p);
 		}
 		free(ents[i]);
 	}
 	free(ents);
+	if (history)
+		tab_free(&hist);
 	return 0;
 }
 
@@ -731,6 +772,9 @@ struct cline {
 	const char *workload, *kase, *metric, *unit, *mean_type, *verdict;
 	double mean, base_mean, pct, p;
 	bool pct_ok, p_ok, base_ok;
+	/* a judged metric the BASE side measured and the NEW side did not:
+	 * nothing can be claimed about it, so the night is not "not worse" */
+	bool gone;
 	enum judge_verdict jv;
 };
 
@@ -741,8 +785,8 @@ struct cmpfile {
 };
 
 static const char *const cmp_need[] = {
-	"workload", "case", "metric", "unit", "side", "mean_type", "mean", "change_pct",
-	"p_value", "verdict", NULL,
+	"workload", "case", "metric", "unit", "better", "side", "n", "mean_type", "mean",
+	"change_pct", "p_value", "verdict", NULL,
 };
 
 static bool num(const char *s, double *v)
@@ -772,6 +816,11 @@ static void cline_fill(struct cmpfile *c, const struct tab_row *r, const struct 
 	l->p_ok = num(tab_get(t, r, "p_value"), &l->p);
 	l->base_ok = base && num(tab_get(t, base, "mean"), &l->base_mean);
 	l->jv = judge_apply(jo, l->workload, l->metric, l->verdict, l->pct, l->pct_ok);
+	/* mmcompare marks a line present on one side only "missing" on both
+	 * rows; NEW lacks it when its own row counts no value. */
+	l->gone = !strcmp(l->verdict, "missing") && !strcmp(tab_get(t, r, "n"), "0") &&
+		  strcmp(tab_get(t, r, "better"), "info") &&
+		  judge_metric(jo, l->workload, l->metric);
 }
 
 static bool same_line(const struct tab *t, const struct tab_row *a, const struct tab_row *b)
@@ -851,7 +900,7 @@ static int cmd_digest(int argc, char **argv)
 		{ "max-lines", required_argument, NULL, 'M' }, { NULL, 0, NULL, 0 },
 	};
 	struct judge_opts jo = { .npattern = 0 };
-	size_t cnt[JV_SKIP + 1] = { 0 }, i, shown = 0;
+	size_t cnt[JV_SKIP + 1] = { 0 }, i, shown = 0, gone = 0;
 	struct cmpfile c;
 	long max = 20;
 	int o, rc;
@@ -872,18 +921,30 @@ static int cmd_digest(int argc, char **argv)
 		judge_free(&jo);
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < c.n; i++)
+	for (i = 0; i < c.n; i++) {
 		cnt[c.l[i].jv]++;
+		gone += c.l[i].gone;
+	}
 	printf("%zu significantly worse, %zu significantly better, %zu same, "
-	       "%zu without claim (n<3), %zu not judged\n", cnt[JV_WORSE], cnt[JV_BETTER],
+	       "%zu without claim (n<3), %zu not judged", cnt[JV_WORSE], cnt[JV_BETTER],
 	       cnt[JV_SAME], cnt[JV_TOO_FEW], cnt[JV_SKIP]);
+	if (gone)
+		printf("; %zu judged missing from NEW", gone);
+	putchar('\n');
+	for (i = 0; i < c.n; i++)
+		if (c.l[i].gone && shown++ < (size_t)max) {
+			printf("  MISSING %s %s [%s]: ", c.l[i].workload, c.l[i].metric, c.l[i].kase);
+			if (c.l[i].base_ok)
+				printf("%.4g %s on BASE, ", c.l[i].base_mean, c.l[i].unit);
+			printf("no value on NEW\n");
+		}
 	for (o = JV_WORSE; o <= JV_BETTER; o++)
 		for (i = 0; i < c.n; i++)
 			if (c.l[i].jv == (enum judge_verdict)o && shown++ < (size_t)max)
 				print_cline(&c.l[i], o == JV_WORSE ? "WORSE" : "better");
 	if (shown > (size_t)max)
 		printf("  ... and %zu more (see the report)\n", shown - max);
-	rc = cnt[JV_WORSE] ? EXIT_WORSE : 0;
+	rc = cnt[JV_WORSE] || gone ? EXIT_WORSE : 0;
 	cmp_free(&c);
 	judge_free(&jo);
 	return rc;

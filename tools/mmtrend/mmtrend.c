@@ -55,6 +55,10 @@ struct trend {
 	char *base[MAX_BASE];	/* baseline runs of the host being processed */
 	int nbase;
 	const char *base_host;
+	/* run directories whose history row says failed, skipped or refused:
+	 * never part of a baseline (a run made by hand has no row and counts) */
+	char **notok;
+	size_t nnotok;
 };
 
 static void usage(FILE *f)
@@ -250,12 +254,18 @@ static int load_runs(struct trend *t, const char *history)
 		fprintf(stderr, "mmtrend: warning: %s:%ld: torn last line ignored\n", history,
 			tab.torn_line);
 	rows = calloc(tab.nrows + 1, sizeof(*rows));
-	for (i = 0; rows && i < tab.nrows; i++) {
+	t->notok = calloc(tab.nrows + 1, sizeof(*t->notok));
+	for (i = 0; rows && t->notok && i < tab.nrows; i++) {
 		char **f = tab.rows[i].f;
 		char p[PATH_MAX];
 
 		snprintf(p, sizeof(p), "%s/%s", f[H_RUN_DIR][0] == '/' ? "" : t->o.root,
 			 f[H_RUN_DIR]);
+		if (*f[H_RUN_DIR] && strcmp(f[H_STATUS], "ok")) {
+			t->notok[t->nnotok] = strdup(p);
+			if (!t->notok[t->nnotok++])
+				rc = -1;
+		}
 		if (*f[H_RUN_DIR] && want_host(&t->o, f[H_HOST]) && run_has_results(p))
 			rows[n++] = &tab.rows[i];
 	}
@@ -267,11 +277,11 @@ static int load_runs(struct trend *t, const char *history)
 		rc = add_run(t, rows[i]);
 		t->runs[t->nruns - 1].x = i;
 	}
-	if (!rows || rc)
+	if (!rows || !t->notok || rc)
 		fprintf(stderr, "mmtrend: out of memory\n");
 	free(rows);
 	tab_free(&tab);
-	return rows && !rc ? 0 : -1;
+	return rows && t->notok && !rc ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ baseline */
@@ -298,7 +308,21 @@ static int base_add(struct trend *t, const char *dir)
 	return t->base[t->nbase++] ? 0 : -1;
 }
 
-/* A label directory: its runs of HOST (every run when hosts are pooled). */
+static bool same_path(const char *a, const char *b);
+
+/* The history says this run failed (or was skipped): no baseline run. */
+static bool run_not_ok(const struct trend *t, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < t->nnotok; i++)
+		if (same_path(t->notok[i], dir))
+			return true;
+	return false;
+}
+
+/* A label directory: its runs of HOST (every run when hosts are pooled),
+ * but not those the history records as failed, skipped or refused. */
 static int base_label(struct trend *t, const char *ldir, const char *host)
 {
 	struct dirent **ents;
@@ -312,7 +336,7 @@ static int base_label(struct trend *t, const char *ldir, const char *host)
 	}
 	for (i = 0; i < n; i++) {
 		snprintf(p, sizeof(p), "%s/%s", ldir, ents[i]->d_name);
-		if (!rc && ents[i]->d_name[0] != '.' && run_has_results(p) &&
+		if (!rc && ents[i]->d_name[0] != '.' && run_has_results(p) && !run_not_ok(t, p) &&
 		    (t->o.pool || !strcmp(run_host(p, h, sizeof(h)), host)))
 			rc = base_add(t, p);
 		free(ents[i]);
@@ -821,6 +845,9 @@ static void trend_free(struct trend *t)
 		free(r->status);
 	}
 	free(t->runs);
+	while (t->nnotok)
+		free(t->notok[--t->nnotok]);
+	free(t->notok);
 	base_clear(t);
 	judge_free(&t->o.jo);
 }
