@@ -57,13 +57,18 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps.sh: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# apt-get's output goes to a new file (mktemp: O_EXCL, mode 600), never to a
+# fixed name in /tmp that another user could have planted as a link.
+log=$(mktemp "${TMPDIR:-/tmp}/mmbench-apt.XXXXXX") ||
+	{ echo "deps.sh: cannot create a temporary file for apt-get's log" >&2; exit 1; }
 # The package lists may be absent on a fresh machine: update once, quietly.
-if ! apt-get install -y -qq --no-install-recommends $missing >/tmp/mmbench-apt.log 2>&1; then
-	apt-get update -qq >>/tmp/mmbench-apt.log 2>&1
-	if ! apt-get install -y -qq --no-install-recommends $missing >>/tmp/mmbench-apt.log 2>&1; then
-		echo "deps.sh: apt-get failed, see /tmp/mmbench-apt.log:" >&2
-		tail -n 5 /tmp/mmbench-apt.log >&2
+if ! apt-get install -y -qq --no-install-recommends $missing >"$log" 2>&1; then
+	apt-get update -qq >>"$log" 2>&1
+	if ! apt-get install -y -qq --no-install-recommends $missing >>"$log" 2>&1; then
+		echo "deps.sh: apt-get failed, see $log:" >&2
+		tail -n 5 "$log" >&2
 		exit 1
 	fi
 fi
+rm -f "$log"
 exit 0
