@@ -30,3 +30,28 @@ wait_until() {
 	done
 	return 1
 }
+# results.csv rows as "case<TAB>metric<TAB>value<TAB>better" (the case
+# unquoted; only the case column may hold commas, quoted by libcsv).
+result_rows() {
+	awk -F, 'NR > 1 {
+		c = $6
+		for (i = 7; i <= NF - 5; i++) c = c "," $i
+		if (c ~ /^".*"$/) { c = substr(c, 2, length(c) - 2); gsub(/""/, "\"", c) }
+		printf "%s\t%s\t%s\t%s\n", c, $(NF - 3), $(NF - 2), $NF
+	}' "$1"
+}
+# metric_get VAR FILE METRIC [CASE]: the mean of METRIC's values in the
+# results.csv FILE (of CASE when given) into VAR; when there is no such row
+# a FAIL line names it and the status is 1: an absent metric is not a 0.
+# Call it directly, not inside $(...), or the FAIL is lost with the subshell.
+metric_get() {
+	local _v
+	_v=$(result_rows "$2" | awk -F'\t' -v m="$3" -v c="${4-}" -v any="${4+x}" '
+		$2 == m && (any == "" || $1 == c) { n++; s += $3 }
+		END { if (n) printf "%.12g\n", s / n }')
+	if [ -z "$_v" ]; then
+		fail "metric $3${4+ [$4]} in $2" "no row: an absent metric is not a value"
+		return 1
+	fi
+	printf -v "$1" '%s' "$_v"
+}

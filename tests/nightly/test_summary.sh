@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# mmbench summary (the table run.sh ends with, and what the nightly reads
+# a dead case from) recomputed from the rows it summarises: for every
+# judged metric and case of a synthetic run (mmsynth: known means and
+# spreads, a case string with a comma, an info metric, one iteration), the
+# printed mean, CoV and N must equal the arithmetic mean, the sample
+# standard deviation over the mean, and the count of results.csv rows.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+trap 'rm -rf "$d"' EXIT
+[ -x "$MMBENCH" ] || { skip "mmbench summary" "no $MMBENCH (make)"; exit 4; }
+
+r=$d/run
+"$MMSYNTH" -o "$r" --label s --host "$HOST" --kernel 6.1.0-s --stamp 20260101-000000 \
+	--seed 7 -i 6 \
+	--line "pageout instances=1 loops_per_s loops/s higher 100 5" \
+	--line "pageout instances=2 loops_per_s loops/s higher 180 20" \
+	--line "pageout instances=1 loop_time ns lower 5000 50" \
+	--line "thp_storm sizes=64K,2M;threads=1 fault_both_mean us lower 12.5 3" \
+	--line "pageout instances=1 pages_out count info 1000 10" >/dev/null ||
+	{ fail "setup: mmsynth" ""; finish; }
+# One case with a single iteration: no spread to speak of.
+"$MMSYNTH" -o "$d/one" --label s --host "$HOST" --kernel 6.1.0-s --stamp 20260101-000001 \
+	--seed 8 -i 1 --line "pageout instances=4 loops_per_s loops/s higher 300 30" >/dev/null
+sed 1d "$d/one/results.csv" >>"$r/results.csv"
+
+"$MMBENCH" summary "$r" >"$d/sum" 2>"$d/err"
+rc=$?
+check "summary exits 0 (got $rc)" test "$rc" -eq 0
+# The table: from the header line to the first blank line.
+awk '/^WORKLOAD +METRIC +MEAN +UNIT +CoV +N +CASE/ { on = 1; next } on && /^$/ { exit } on' \
+	"$d/sum" >"$d/table"
+check "summary prints its table" test -s "$d/table"
+
+# Recompute from the rows: "workload case metric mean cov n" per judged line.
+awk -F, 'NR > 1 && $NF != "info" {
+		c = $6
+		for (i = 7; i <= NF - 5; i++) c = c "," $i
+		if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
+		k = $5 SUBSEP c SUBSEP $(NF - 3)
+		v = $(NF - 2) + 0; n[k]++; s[k] += v; q[k] += v * v; keys[k] = 1
+	}
+	END {
+		for (k in keys) {
+			split(k, f, SUBSEP); m = s[k] / n[k]; var = 0
+			if (n[k] > 1) var = (q[k] - n[k] * m * m) / (n[k] - 1)
+			cov = (m != 0 && var > 0) ? 100 * sqrt(var) / (m < 0 ? -m : m) : 0
+			printf "%s %s %s %.12g %.12g %d\n", f[1], f[2], f[3], m, cov, n[k]
+		}
+	}' "$r/results.csv" | sort >"$d/want"
+check "5 judged lines recomputed (info metrics left out)" test "$(wc -l <"$d/want")" -eq 5
+while read -r wl kase metric mean cov n; do
+	line=$(awk -v w="$wl" -v m="$metric" -v c="$kase" '$1 == w && $2 == m && $NF == c' "$d/table")
+	name="summary $wl $metric [$kase]"
+	if [ -z "$line" ]; then
+		fail "$name" "no line in the table"
+		continue
+	fi
+	read -r _ _ pmean _ pcov pn _ <<<"$line"
+	pcov=${pcov%\%}
+	# Printed to 4 significant digits and to 0.01 %: compare at that precision.
+	if awk -v a="$pmean" -v b="$mean" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5e-4 * (b < 0 ? -b : b) + 1e-12) }'; then
+		pass "$name: mean $pmean = the rows' mean $mean"
+	else
+		fail "$name: mean" "printed $pmean, the rows' arithmetic mean is $mean"
+	fi
+	if awk -v a="$pcov" -v b="$cov" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.0051) }'; then
+		pass "$name: CoV $pcov% = the rows' $cov%"
+	else
+		fail "$name: CoV" "printed $pcov%, the rows' sample stddev / mean is $cov%"
+	fi
+	check "$name: N $pn = $n rows" test "$pn" = "$n"
+done <"$d/want"
+check "no line for the info metric pages_out" test -z "$(awk '$2 == "pages_out"' "$d/table")"
+check "the table has exactly the judged lines" test "$(wc -l <"$d/table")" -eq "$(wc -l <"$d/want")"
+check "the single-iteration case: CoV 0" \
+	test -n "$(awk '$NF == "instances=4" && $5 == "0.00%" && $6 == 1' "$d/table")"
+
+# The helper every test can use: a metric that is absent is a failure, not 0.
+out=$( . "$TOP/tests/lib.sh"; metric_get v "$r/results.csv" no_such_metric; echo "rc=$?" )
+check "metric_get: an absent metric fails, naming it" \
+	grep -q "^FAIL: metric no_such_metric in $r/results.csv - no row" <<<"$out"
+check "metric_get: ... and returns 1" grep -qx "rc=1" <<<"$out"
+metric_get v "$r/results.csv" loop_time instances=1 &&
+	check "metric_get: a present metric's mean ($v)" test "$(grep -c . <<<"$v")" -eq 1
+finish
