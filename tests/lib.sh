@@ -55,3 +55,92 @@ metric_get() {
 	fi
 	printf -v "$1" '%s' "$_v"
 }
+# thp_storm_recheck RUN_DIR: thp_storm's derived metrics recomputed from the
+# rows they derive from, per case and iteration: pct_huge from the fault
+# counts; compaction_efficiency and scan_efficiency (present exactly when
+# their denominator is not 0) and compaction_cost from the vmstat deltas;
+# with samples.csv (-p samples=1), every class's mean, p50, p90, p99 (type 7
+# interpolation) and max from the per-fault latencies. Prints one line per
+# disagreement (nothing when all agree) and returns 1 when there is one.
+thp_storm_recheck() {
+	local dir=$1 bad
+	bad=$(awk -F, 'NR > 1 && $5 == "thp_storm" {
+			c = $6
+			for (i = 7; i <= NF - 5; i++) c = c "," $i
+			if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
+			k = c " iteration " $(NF - 4); v[k, $(NF - 3)] = $(NF - 2) + 0; h[k, $(NF - 3)] = 1; keys[k] = 1
+		}
+		function near(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-9 }
+		function want(k, m, x) {
+			if (!h[k, m]) print k ": no " m " row (it should be " x ")"
+			else if (!near(v[k, m], x)) print k ": " m " = " v[k, m] ", the rows give " x
+		}
+		END {
+			for (k in keys) {
+				if (!h[k, "fault_both_count"] || !h[k, "fault_huge_count"]) { print k ": no fault counts"; continue }
+				if (v[k, "fault_both_count"] > 0)
+					want(k, "pct_huge", 100 * v[k, "fault_huge_count"] / v[k, "fault_both_count"])
+				if (h[k, "compact_stall"] && v[k, "compact_stall"] > 0)
+					want(k, "compaction_efficiency", 100 * v[k, "compact_success"] / v[k, "compact_stall"])
+				else if (h[k, "compaction_efficiency"])
+					print k ": compaction_efficiency without a stall"
+				if (h[k, "compact_free_scanned"] && v[k, "compact_free_scanned"] > 0)
+					want(k, "scan_efficiency", 100 * v[k, "compact_migrate_scanned"] / v[k, "compact_free_scanned"])
+				else if (h[k, "scan_efficiency"])
+					print k ": scan_efficiency without a free page scanned"
+				if (h[k, "pgmigrate_success"] && h[k, "compact_migrate_scanned"] && h[k, "compact_free_scanned"])
+					want(k, "compaction_cost", ((v[k, "compact_migrate_scanned"] + v[k, "compact_free_scanned"]) * 64 + \
+						v[k, "pgmigrate_success"] * 8192) / 1048576)
+			}
+		}' "$dir/results.csv")
+	if [ -f "$dir/samples.csv" ]; then
+		bad+=$'\n'$( {
+			# samples: schema,run_id,label,kernel,workload,case,iteration,task,class,value_ns
+			awk -F, 'NR > 1 && $5 == "thp_storm" {
+				c = $6
+				for (i = 7; i <= NF - 4; i++) c = c "," $i
+				if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
+				k = c " iteration " $(NF - 3)
+				printf "%s\tfault_%s\t%.17g\n%s\tfault_both\t%.17g\n", k, $(NF - 1), $NF / 1000, k, $NF / 1000
+			}' "$dir/samples.csv" | sort -t$'\t' -k1,2 -k3,3g
+		} | awk -F'\t' -v res="$dir/results.csv" '
+			function near(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-9 }
+			function pct(p,   pos, i) { pos = p / 100 * (n - 1); i = int(pos); if (i >= n - 1) return x[n - 1]; return x[i] + (pos - i) * (x[i + 1] - x[i]) }
+			function flush() {
+				if (!n) return
+				want[g, "_mean"] = s / n; want[g, "_p50"] = pct(50); want[g, "_p90"] = pct(90)
+				want[g, "_p99"] = pct(99); want[g, "_max"] = x[n - 1]; cnt[g] = n; groups[g] = 1
+				n = 0; s = 0
+			}
+			BEGIN {
+				while ((getline line < res) > 0) {
+					if (++nr == 1) continue
+					nf = split(line, f, ",")
+					if (f[5] != "thp_storm") continue
+					c = f[6]; for (i = 7; i <= nf - 5; i++) c = c "," f[i]
+					if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
+					got[c " iteration " f[nf - 4], f[nf - 3]] = f[nf - 2]
+				}
+			}
+			{ key = $1 "\t" $2; if (key != g) { flush(); g = key }; x[n++] = $3 + 0; s += $3 }
+			END {
+				flush()
+				for (g in groups) {
+					split(g, kk, "\t")
+					if (got[kk[1], kk[2] "_count"] != cnt[g])
+						print kk[1] ": " kk[2] "_count = " got[kk[1], kk[2] "_count"] ", samples.csv has " cnt[g]
+					split("_mean _p50 _p90 _p99 _max", S, " ")
+					for (j = 1; j <= 5; j++) {
+						m = kk[2] S[j]
+						if (!((kk[1], m) in got)) print kk[1] ": no " m " row (it should be " want[g, S[j]] ")"
+						else if (!near(got[kk[1], m] + 0, want[g, S[j]]))
+							print kk[1] ": " m " = " got[kk[1], m] ", samples.csv gives " want[g, S[j]]
+					}
+				}
+			}')
+	fi
+	bad=$(grep -v '^$' <<<"$bad")
+	[ -z "$bad" ] && return 0
+	echo "$bad"
+	return 1
+}
