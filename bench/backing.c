@@ -56,7 +56,7 @@ static int file_create(struct mm_region *r, size_t len, const char *dir, int idx
 	r->addr = NULL;
 	snprintf(r->path, sizeof(r->path), "%s/mmbench-%d-%d.dat", dir,
 		 (int)getpid(), idx);
-	r->fd = open(r->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	r->fd = open(r->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (r->fd < 0) {
 		free(buf);
 		return -errno;

@@ -377,9 +377,11 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 	ctx.nnodes = mm_nnodes_with_memory();
 	snprintf(scratch, sizeof(scratch), "%s/scratch", mm_run.dir);
 	ctx.scratch_dir = scratch;
+	mm_stop_point("case-begin");
 	if (record_start(&ctx, reason, sizeof(reason)) < 0) {
 		/* A case that could crash the machine unnamed does not run. */
-		strcat(reason, "; the case was not run");
+		snprintf(reason + strlen(reason), sizeof(reason) - strlen(reason),
+			 "; the case was not run");
 		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
 	}
 	ret = make_scratch(scratch);

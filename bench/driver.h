@@ -17,6 +17,8 @@ struct mm_opts {
 #define MM_LABEL_MAX 100
 /* 0 if label may name a run, else -1 with the reason (naming it) in why. */
 int mm_label_check(const char *label, char *why, size_t len);
+/* A decimal number: [-]digits[.digits][e[+-]digits], nothing else. */
+bool mm_decimal_real(const char *s);
 /* A decimal integer ([-]digits, nothing else): 0, -EINVAL or -ERANGE. */
 int mm_parse_decimal(const char *s, long long *out);
 /* s for a message: control characters and '\' as \xNN. */

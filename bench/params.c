@@ -84,7 +84,7 @@ static bool decimal_int(const char *s)
 	return true;
 }
 
-static bool decimal_real(const char *s)
+bool mm_decimal_real(const char *s)
 {
 	bool digits = false;
 
@@ -237,7 +237,7 @@ int mm_param_check(const struct workload *wl, const struct mm_param *p,
 		double v;
 
 		errno = 0;
-		v = decimal_real(s) ? strtod(s, &end) : NAN;
+		v = mm_decimal_real(s) ? strtod(s, &end) : NAN;
 		if (errno || !isfinite(v)) {
 			snprintf(err, errlen,
 				 "%s: parameter '%s': '%s' is not a decimal number",

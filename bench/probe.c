@@ -22,6 +22,12 @@
  *    mmbench_<pid>, and those of any mmbench_<pid> group whose process is
  *    gone (a crashed run), then unmounts tracefs if the child mounted it.
  *
+ * Where nothing has mounted tracefs, the child mounts it on a directory
+ * it creates itself: mkdtemp() (never an existing directory) named
+ * mmbench-tracefs.<pgid>.XXXXXX, checked to be ours (0700, our uid, not a
+ * symlink) through an O_PATH descriptor, and mounted through that very
+ * descriptor, so nothing planted under the name is used or followed.
+ *
  * Opening kprobe_events with O_TRUNC deletes every kprobe event of the
  * system, other tools' included: it is only ever opened with O_APPEND.
  */
@@ -164,23 +170,56 @@ static bool tracefs_mounted(char *out, size_t len)
 }
 
 /* Where a case child mounts tracefs when nothing has: private, by pid. */
-static void private_mount_path(char *buf, size_t len, long pid)
+static void private_mount_prefix(char *buf, size_t len, long pid)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	snprintf(buf, len, "%s/mmbench-tracefs.%ld", tmp && *tmp ? tmp : "/tmp", pid);
+	snprintf(buf, len, "%s/mmbench-tracefs.%ld.", tmp && *tmp ? tmp : "/tmp", pid);
+}
+
+/* Create a fresh directory and mount tracefs on it, through its fd. */
+static int private_mount(char *why, size_t len)
+{
+	char mnt[64];
+	struct stat st;
+	int fd, e;
+
+	private_mount_prefix(pr.tracefs, sizeof(pr.tracefs) - 6, (long)getpgrp());
+	strcat(pr.tracefs, "XXXXXX");
+	if (!mkdtemp(pr.tracefs)) {
+		e = errno;
+		snprintf(why, len, "cannot create a directory %s: %s", pr.tracefs,
+			 strerror(e));
+		return -e;
+	}
+	fd = open(pr.tracefs, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & 07777) != 0700) {
+		e = fd < 0 ? errno : EPERM;
+		snprintf(why, len, "%s is not the directory just created: %s",
+			 pr.tracefs, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	snprintf(mnt, sizeof(mnt), "/proc/self/fd/%d", fd);
+	e = mount("nodev", mnt, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0 ?
+	    errno : 0;
+	close(fd);
+	if (e) {
+		snprintf(why, len, "cannot mount tracefs on %s: %s", pr.tracefs,
+			 strerror(e));
+		rmdir(pr.tracefs);
+		return -e;
+	}
+	return 0;
 }
 
 static int tracefs_get(char *why, size_t len)
 {
 	if (tracefs_mounted(pr.tracefs, sizeof(pr.tracefs)))
 		return 0;
-	private_mount_path(pr.tracefs, sizeof(pr.tracefs), (long)getpgrp());
-	if ((mkdir(pr.tracefs, 0700) < 0 && errno != EEXIST) ||
-	    mount("nodev", pr.tracefs, "tracefs", 0, NULL) < 0) {
-		snprintf(why, len, "cannot mount tracefs on %s: %s", pr.tracefs,
-			 strerror(errno));
-		rmdir(pr.tracefs);
+	if (private_mount(why, len) < 0) {
 		pr.tracefs[0] = '\0';
 		return -1;
 	}
@@ -336,6 +375,23 @@ static void remove_dead_groups(const char *tfs)
 	}
 }
 
+/* "mmbench-tracefs.<pid>.XXXXXX": the pid, when that process is gone. */
+static bool private_of_dead(const char *base, long *pidp)
+{
+	char digits[24];
+	const char *dot;
+
+	if (strncmp(base, "mmbench-tracefs.", 16))
+		return false;
+	base += 16;
+	dot = strchr(base, '.');
+	if (!dot || dot == base || (size_t)(dot - base) >= sizeof(digits) ||
+	    strlen(dot + 1) != 6)
+		return false;
+	snprintf(digits, sizeof(digits), "%.*s", (int)(dot - base), base);
+	return dead_pid_suffix(digits, pidp);
+}
+
 /* Unmount the private tracefs of pid, and those of dead processes. */
 static void unmount_private(long pid)
 {
@@ -347,21 +403,21 @@ static void unmount_private(long pid)
 
 	if (!f)
 		return;
-	private_mount_path(want, sizeof(want), pid);
+	private_mount_prefix(want, sizeof(want), pid);
 	while (n < 8 && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%63s %255s %63s", dev, mnt, type) != 3 ||
 		    strcmp(type, "tracefs"))
 			continue;
 		base = strrchr(mnt, '/');
 		base = base ? base + 1 : mnt;
-		if (strcmp(mnt, want) == 0 ||
-		    (!strncmp(base, "mmbench-tracefs.", 16) &&
-		     dead_pid_suffix(base + 16, &p)))
+		if (!strncmp(mnt, want, strlen(want)) || private_of_dead(base, &p))
 			snprintf(mnts[n++], sizeof(mnts[0]), "%s", mnt);
 	}
 	fclose(f);
 	for (int i = 0; i < n; i++) {
-		if (umount2(mnts[i], 0) < 0 && umount2(mnts[i], MNT_DETACH) < 0) {
+		/* UMOUNT_NOFOLLOW: a symlink put in its place is not followed */
+		if (umount2(mnts[i], UMOUNT_NOFOLLOW) < 0 &&
+		    umount2(mnts[i], UMOUNT_NOFOLLOW | MNT_DETACH) < 0) {
 			mm_logf("mmbench: cannot unmount %s: %s", mnts[i], strerror(errno));
 			continue;
 		}

@@ -7,16 +7,25 @@
  * ended (started.csv has its row, cases.csv none: mmbench or the machine
  * died while it ran). Comparing two runs is tools/mmcompare's job; this
  * only shows what one run got.
+ *
+ * Each file is checked before anything is printed: its header must be the
+ * schema's, every row must have the header's number of fields, a value a
+ * decimal number, a direction lower/higher/info, a status one of the four;
+ * a NUL byte or a field too long to hold is an error. The first error is
+ * printed as FILE:LINE: what, and the exit status is 2. An unterminated
+ * last line (a write torn by a crash) is not a row: it is named and left out.
  */
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core.h"
+#include "driver.h"
 
 #define COLS 11
 
@@ -31,17 +40,25 @@ struct row_acc {
 struct reader {
 	char f[COLS][2048];
 	int nf;
-	long line;
-	void (*row)(struct reader *r);	/* each data row with COLS fields or fewer */
+	long line;			/* physical line being parsed */
+	long rows;			/* rows so far, the header included */
+	const char *header;		/* the schema's header of this file */
+	int ncols;			/* its number of fields */
+	char path[4200];
+	char err[600];			/* first error: "what" */
+	long err_line;
+	bool toolong;
+	void (*row)(struct reader *r);	/* each data row, fields checked */
 	/* results.csv */
 	struct row_acc *acc;
 	int nacc, cap;
 	int bad;
-	/* cases.csv: "workload\tcase" of every row; started.csv: the same
-	 * followed by "\tstart_time" */
+	/* cases.csv: "workload\tcase" of every row, and the lines to print
+	 * for the cases that did not pass; started.csv: "workload\tcase\t
+	 * start_time" */
 	long npass, nfail, nskip, ntimeout;
-	char **ended, **started;
-	int nended, nstarted;
+	char **ended, **started, **notpass;
+	int nended, nstarted, nnotpass;
 };
 
 /* Append a copy of s to *v; false when out of memory. */
@@ -63,14 +80,45 @@ static void free_strs(char **v, int n)
 	free(v);
 }
 
+static void bad_row(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void bad_row(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->err[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	r->err_line = r->line;
+}
+
 static void on_field(void *s, size_t len, void *data)
 {
 	struct reader *r = data;
 
-	if (r->nf < COLS)
+	if (r->nf < COLS) {
+		if (len >= sizeof(r->f[0]))
+			r->toolong = true;
 		snprintf(r->f[r->nf], sizeof(r->f[0]), "%.*s", (int)len,
 			 (const char *)s);
+	}
 	r->nf++;
+}
+
+/* The header as one line, from the fields read (for the message). */
+static bool header_ok(struct reader *r)
+{
+	char got[COLS * 40] = "";
+	size_t off = 0;
+
+	if (r->nf != r->ncols)
+		return false;
+	for (int i = 0; i < r->nf && off < sizeof(got); i++)
+		off += (size_t)snprintf(got + off, sizeof(got) - off, "%s%s",
+					i ? "," : "", r->f[i]);
+	return strcmp(got, r->header) == 0;
 }
 
 static void on_row(int c, void *data)
@@ -78,35 +126,79 @@ static void on_row(int c, void *data)
 	struct reader *r = data;
 
 	(void)c;
-	r->line++;
-	if (r->line > 1 && r->nf <= COLS)
+	r->rows++;
+	if (r->err[0]) {
+		/* nothing more from a file with an error */
+	} else if (r->rows == 1) {
+		if (!header_ok(r))
+			bad_row(r, "not the header of schema %d (%d fields; expected '%s')",
+				MM_SCHEMA_VERSION, r->nf, r->header);
+	} else if (r->nf != r->ncols) {
+		bad_row(r, "%d fields, expected %d", r->nf, r->ncols);
+	} else if (r->toolong) {
+		bad_row(r, "a field longer than %zu bytes", sizeof(r->f[0]) - 1);
+	} else {
 		r->row(r);
+	}
 	r->nf = 0;
+	r->toolong = false;
 }
 
-/* Feed DIR/name to r->row. 0, or -errno when it cannot be read. */
-static int read_csv(const char *dir, const char *name, struct reader *r,
-		    void (*row)(struct reader *r))
+/*
+ * Feed DIR/name to r->row, one physical line at a time so that an error
+ * names its line. 0; -errno when it cannot be read; 1 when it is
+ * malformed (r->err, r->err_line say how).
+ */
+static int read_csv(const char *dir, const char *name, const char *header,
+		    struct reader *r, void (*row)(struct reader *r))
 {
-	char path[4200], buf[8192];
 	struct csv_parser p;
-	size_t n;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "re");
+	snprintf(r->path, sizeof(r->path), "%s/%s", dir, name);
+	f = fopen(r->path, "re");
 	if (!f)
 		return -errno;
 	r->row = row;
-	r->line = 0;
+	r->header = header;
+	r->ncols = 1;
+	for (const char *c = header; *c; c++)
+		r->ncols += *c == ',';
+	r->line = r->rows = 0;
 	r->nf = 0;
-	csv_init(&p, 0);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		csv_parse(&p, buf, n, on_field, on_row, r);
-	csv_fini(&p, on_field, on_row, r);
+	r->toolong = false;
+	r->err[0] = '\0';
+	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
+	while (!r->err[0] && (n = getline(&line, &cap, f)) > 0) {
+		r->line++;
+		if (memchr(line, '\0', (size_t)n)) {
+			bad_row(r, "NUL byte: not a CSV text file");
+			break;
+		}
+		if (line[n - 1] != '\n') {
+			/* torn by a crash: named, never parsed as a row */
+			fprintf(stderr, "mmbench summary: %s:%ld: incomplete last line "
+				"(a torn write) left out\n", r->path, r->line);
+			break;
+		}
+		if (csv_parse(&p, line, (size_t)n, on_field, on_row, r) != (size_t)n)
+			bad_row(r, "%s", csv_strerror(csv_error(&p)));
+	}
+	if (ferror(f))
+		bad_row(r, "%s", strerror(errno));
+	if (!r->err[0] && csv_fini(&p, on_field, on_row, r) != 0)
+		bad_row(r, "a quoted field never ends");
+	if (!r->err[0] && r->rows == 0) {
+		r->line = 1;
+		bad_row(r, "empty: not even a header");
+	}
 	csv_free(&p);
+	free(line);
 	fclose(f);
-	return 0;
+	return r->err[0] ? 1 : 0;
 }
 
 static struct row_acc *find_acc(struct reader *r, const char *key)
@@ -131,16 +223,31 @@ static struct row_acc *find_acc(struct reader *r, const char *key)
 static void results_row(struct reader *r)
 {
 	struct row_acc *a;
-	char key[2400], *end;
+	char key[2400];
+	const char *v8 = r->f[8];
 	double v;
 
-	if (r->nf != COLS || strcmp(r->f[10], "info") == 0)
+	if (strcmp(r->f[10], "lower") && strcmp(r->f[10], "higher") &&
+	    strcmp(r->f[10], "info")) {
+		bad_row(r, "better '%.40s' is not lower, higher or info", r->f[10]);
 		return;
-	v = strtod(r->f[8], &end);
-	if (*end || !isfinite(v)) {
+	}
+	if (mm_decimal_real(v8)) {
+		v = strtod(v8, NULL);
+	} else if (!strcmp(v8, "nan") || !strcmp(v8, "-nan") || !strcmp(v8, "inf") ||
+		   !strcmp(v8, "-inf")) {
+		r->bad++;	/* written so by a workload: not a value */
+		return;
+	} else {
+		bad_row(r, "value '%.40s' is not a decimal number", v8);
+		return;
+	}
+	if (!isfinite(v)) {
 		r->bad++;
 		return;
 	}
+	if (strcmp(r->f[10], "info") == 0)
+		return;
 	snprintf(key, sizeof(key), "%s\t%s\t%s", r->f[4], r->f[5], r->f[7]);
 	a = find_acc(r, key);
 	if (!a)
@@ -173,10 +280,13 @@ static void print_acc(const struct row_acc *a)
 static void cases_row(struct reader *r)
 {
 	const char *st = r->f[6];
-	char key[4200];
+	char key[4200], line[6400];
 
-	if (r->nf < 8)
+	if (strcmp(st, "pass") && strcmp(st, "fail") && strcmp(st, "skip") &&
+	    strcmp(st, "timeout")) {
+		bad_row(r, "status '%.40s' is not pass, fail, skip or timeout", st);
 		return;
+	}
 	snprintf(key, sizeof(key), "%s\t%s", r->f[4], r->f[5]);
 	push_str(&r->ended, &r->nended, key);
 	if (!strcmp(st, "pass")) {
@@ -189,7 +299,8 @@ static void cases_row(struct reader *r)
 		r->ntimeout++;
 	else
 		r->nfail++;
-	printf("%-7s %s [%s]: %s\n", st, r->f[4], r->f[5], r->f[7]);
+	snprintf(line, sizeof(line), "%-7s %s [%s]: %s", st, r->f[4], r->f[5], r->f[7]);
+	push_str(&r->notpass, &r->nnotpass, line);
 }
 
 /* started.csv: schema,run_id,label,kernel,workload,case,start_time */
@@ -197,8 +308,6 @@ static void started_row(struct reader *r)
 {
 	char row[6300];
 
-	if (r->nf < 7)
-		return;
 	snprintf(row, sizeof(row), "%s\t%s\t%s", r->f[4], r->f[5], r->f[6]);
 	push_str(&r->started, &r->nstarted, row);
 }
@@ -240,61 +349,83 @@ static int print_unfinished(struct reader *r)
 	return left;
 }
 
-static void print_cases(const char *dir, struct reader *r)
+static void print_cases(struct reader *r, bool have_started)
 {
-	int ret, unfinished = 0;
+	int unfinished = 0;
 
 	printf("\n");
-	ret = read_csv(dir, "cases.csv", r, cases_row);
-	if (ret < 0 && ret != -ENOENT)
-		fprintf(stderr, "mmbench summary: '%s/cases.csv': %s\n", dir, strerror(-ret));
+	for (int i = 0; i < r->nnotpass; i++)
+		printf("%s\n", r->notpass[i]);
 	/* runs before started.csv existed have none: nothing to check */
-	if (read_csv(dir, "started.csv", r, started_row) == 0)
+	if (have_started)
 		unfinished = print_unfinished(r);
 	printf("cases: %ld pass, %ld fail, %ld skip, %ld timeout", r->npass, r->nfail,
 	       r->nskip, r->ntimeout);
 	if (unfinished)
 		printf(", %d unfinished", unfinished);
 	printf("\n");
-	free_strs(r->ended, r->nended);
-	free_strs(r->started, r->nstarted);
 }
 
-static bool has_file(const char *dir, const char *name)
+static void reader_free(struct reader *r)
 {
-	char path[4200];
+	free_strs(r->ended, r->nended);
+	free_strs(r->started, r->nstarted);
+	free_strs(r->notpass, r->nnotpass);
+	free(r->acc);
+	free(r);
+}
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return access(path, F_OK) == 0;
+/* Read one file: 0 read, -ENOENT absent, MM_USAGE reported on stderr. */
+static int read_one(const char *dir, const char *name, const char *header,
+		    struct reader *r, void (*row)(struct reader *r))
+{
+	int ret = read_csv(dir, name, header, r, row);
+
+	if (ret == 1) {
+		fprintf(stderr, "mmbench summary: %s:%ld: %s\n", r->path, r->err_line,
+			r->err);
+		return MM_USAGE;
+	}
+	if (ret < 0 && ret != -ENOENT) {
+		fprintf(stderr, "mmbench summary: '%s': %s\n", r->path, strerror(-ret));
+		return MM_USAGE;
+	}
+	return ret;
 }
 
 int mm_summary(const char *dir)
 {
 	struct reader *r = calloc(1, sizeof(*r));
-	int ret;
+	int res, cas, sta;
 
 	if (!r)
 		return MM_FAIL;
-	ret = read_csv(dir, "results.csv", r, results_row);
-	/* a run whose every case was skipped or died has no results.csv */
-	if (ret < 0 && (ret != -ENOENT || (!has_file(dir, "cases.csv") &&
-					   !has_file(dir, "started.csv")))) {
-		fprintf(stderr, "mmbench summary: '%s/results.csv': %s\n", dir, strerror(-ret));
-		free(r);
+	res = read_one(dir, "results.csv", MM_RESULTS_HEADER, r, results_row);
+	cas = res == MM_USAGE ? 0 : read_one(dir, "cases.csv", MM_CASES_HEADER, r, cases_row);
+	sta = res == MM_USAGE || cas == MM_USAGE ? 0 :
+	      read_one(dir, "started.csv", MM_STARTED_HEADER, r, started_row);
+	if (res == MM_USAGE || cas == MM_USAGE || sta == MM_USAGE) {
+		reader_free(r);
 		return MM_USAGE;
 	}
-	if (ret == 0) {
+	/* a run whose every case was skipped or died has no results.csv */
+	if (res == -ENOENT && cas == -ENOENT && sta == -ENOENT) {
+		fprintf(stderr, "mmbench summary: '%s/results.csv': %s\n", dir,
+			strerror(ENOENT));
+		reader_free(r);
+		return MM_USAGE;
+	}
+	if (res == 0) {
 		printf("%-10s %-28s %14s %-9s %7s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
 		       "UNIT", "CoV", "N", "CASE");
 		for (int i = 0; i < r->nacc; i++)
 			print_acc(&r->acc[i]);
 		if (r->bad)
-			printf("(%d rows with a non-numeric value ignored)\n", r->bad);
+			printf("(%d rows with a value that is not finite ignored)\n", r->bad);
 	} else {
 		printf("no results.csv: no case measured anything\n");
 	}
-	print_cases(dir, r);
-	free(r->acc);
-	free(r);
+	print_cases(r, sta == 0);
+	reader_free(r);
 	return MM_PASS;
 }

@@ -43,6 +43,7 @@ done
 # for a machine that never gets there, not a measurement).
 wait_until() { for _ in $(seq 1 600); do "$@" && return 0; sleep 0.1; done; return 1; }
 reached() { [ "$(grep -c "stop point $2 reached" "$1")" -ge "$3" ]; }
+at() { reached "$@" || ! kill -0 $pid 2>/dev/null; }	# there, or gone
 run_procs() { pgrep -f -- "-o $1( |$)"; }
 no_procs() { ! run_procs "$1" >/dev/null; }
 rows() { cat "$1"/*.csv 2>/dev/null | wc -l; }
@@ -63,9 +64,9 @@ for p in $points; do
 	pid=$!
 	# each task of a team reaches a task/ point: wait for both
 	n=1; [ "${p%%/*}" = task ] && n=2
-	if ! wait_until reached "$d/err" "$p" $n; then
+	if ! { wait_until at "$d/err" "$p" $n && reached "$d/err" "$p" $n; }; then
 		fail "kill at $p" "the run never reached it: $(tail -2 "$d/err")"
-		kill -KILL $pid; wait $pid 2>/dev/null; continue
+		kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null; continue
 	fi
 	before=$(rows "$d/r")
 	kill -KILL $pid
