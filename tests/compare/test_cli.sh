@@ -128,11 +128,11 @@ check "node sizes within 5% are the same layout (listed, not refused)" \
 
 # CSV: one row per line and side, every statistic; verdicts.
 "$MMCOMPARE" --csv "$t/base/run1" "$t/new/run1" >"$t/c.csv" 2>/dev/null
-check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict,role,timed,emulated,exact,p_adjusted,correction,judged,abs_change,claim$' "$t/c.csv"
+check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict,role,timed,emulated,exact,p_adjusted,correction,judged,abs_change,claim,min_detectable$' "$t/c.csv"
 check "csv: 6 lines x 2 sides + header" [ "$(wc -l <"$t/c.csv")" -eq 13 ]
-check "csv: improved latency row" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better,context,1,0,0,[0-9.e-]*,Benjamini-Hochberg,1,-19,$' "$t/c.csv"
+check "csv: improved latency row" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better,context,1,0,0,[0-9.e-]*,Benjamini-Hochberg,1,-19,,[0-9.e-]*$' "$t/c.csv"
 check "csv: info verdict" grep -q ',compact_stall,.*,1,new,.*,0,info,context,0,0,0,,Benjamini-Hochberg,0,' "$t/c.csv"
-check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing,context,1,0,0,,Benjamini-Hochberg,0,,$' "$t/c.csv"
+check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing,context,1,0,0,,Benjamini-Hochberg,0,,,$' "$t/c.csv"
 
 # Markdown.
 "$MMCOMPARE" --markdown "$t/base/run1" "$t/new/run1" >"$t/m.md" 2>/dev/null

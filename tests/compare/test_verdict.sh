@@ -82,9 +82,9 @@ check "a long meta value is cut in text" \
 	eval 'grep -Eq "^  command_line +bench/mmbench suite x+\.\.\. +bench/mmbench suite x+\.\.\.$" <<<"$out"'
 csv=$("$MMCOMPARE" --csv "$t/bookworm/r" "$t/trixie/r")
 check "CSV: evidence row marked exact and judged" \
-	grep -q '^mlock_mix,mlock_pct=0;threads=1,calls_per_migrated_page:lru_add_drain,.*,better,evidence,0,0,1,0,Benjamini-Hochberg,1,-0.9999,drain per page$' <<<"$csv"
+	grep -q '^mlock_mix,mlock_pct=0;threads=1,calls_per_migrated_page:lru_add_drain,.*,better,evidence,0,0,1,0,Benjamini-Hochberg,1,-0.9999,drain per page,0$' <<<"$csv"
 check "CSV: emulated time row" \
-	grep -q '^mlock_mix,mlock_pct=0;threads=1,migrate_time,.*,1,trixie,.*,0,emulated,context,1,1,0,,Benjamini-Hochberg,0,1000000000,$' <<<"$csv"
+	grep -q '^mlock_mix,mlock_pct=0;threads=1,migrate_time,.*,1,trixie,.*,0,emulated,context,1,1,0,,Benjamini-Hochberg,0,1000000000,,[0-9.e]*$' <<<"$csv"
 
 # --judge-emulated judges the times: 1.7 s -> 2.7 s is worse.
 out=$(COLUMNS=200 "$MMCOMPARE" --judge-emulated "$t/bookworm/r" "$t/trixie/r")
@@ -145,6 +145,17 @@ check "zero rows hidden and counted" eval '! grep -Eq "^ +zero " <<<"$out" && gr
 check "large counts with thousands separators" grep -Eq '1,661,434,306 +1,761,434,306' <<<"$out"
 check "a change between constant sides is exact and judged (worse)" \
 	grep -Eq '^ +big +count .* worse +exact' <<<"$out"
+
+# An unchanged evidence metric says how small a change it could have seen:
+# sd 1.58 on both sides, n = 5: t(0.975, 8) * sqrt(2 * 1.58^2 / 5) = 2.31.
+mkrun "$t/sa/r" sa
+mkrun "$t/sb/r" sb
+addrows "$t/sa/r" w "" ev count lower 100 102 98 101 99
+addrows "$t/sb/r" w "" ev count lower 101 99 100 98 102
+addmetrics "$t/sb/r" w ev evidence 0
+out=$(COLUMNS=200 "$MMCOMPARE" "$t/sa/r" "$t/sb/r" 2>/dev/null)
+check "same: the minimum detectable change is shown (mdc 2.3%)" \
+	grep -Eq '^ +ev +count +100\.00 +100\.00 +0 +same, mdc 2\.3% ' <<<"$out"
 
 # Markdown from hostile case strings and metric-less workloads: every table
 # row keeps its cells, nothing becomes code, a link or HTML.

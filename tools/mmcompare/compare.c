@@ -82,6 +82,8 @@ static void judge(const struct cmp *cmp, int side, const struct rs_line *l,
 	c->diff = c->sum.amean - base->sum.amean;
 	st_welch(&base->sum, &c->sum, cmp->alpha, &c->w);
 	c->emulated = l->timed && (cmp->emulated[0] || cmp->emulated[side]);
+	c->mdc_ok = c->w.ok && isfinite(c->w.ci_hi - c->w.ci_lo);
+	c->mdc = c->mdc_ok ? (c->w.ci_hi - c->w.ci_lo) / 2 : 0;
 	if (l->better == RS_INFO) {
 		c->verdict = CMP_INFO;
 		return;
@@ -98,6 +100,8 @@ static void judge(const struct cmp *cmp, int side, const struct rs_line *l,
 	c->verdict = CMP_SAME;
 	if (no_variance(&base->sum) && no_variance(&c->sum)) {
 		c->exact = true;
+		c->mdc = 0;
+		c->mdc_ok = true;
 		c->p_ok = true;
 		c->w.p = c->p_adj = base->sum.min == c->sum.min ? 1 : 0;
 	} else if (c->w.ok && c->w.t_ok) {

@@ -42,6 +42,10 @@ struct cmp_cell {
 	double pct;	/* % change vs base; positive = better (info: raw) */
 	struct st_welch w;
 	double diff;		/* mean - base mean (the absolute change) */
+	/* the smallest change that could have reached significance: the
+	 * half-width of the interval of the difference (0 when exact) */
+	double mdc;
+	bool mdc_ok;
 	bool exact;		/* no variance on either side, n >= CMP_MIN_N: the
 				 * change (or its absence) is certain, p = 0 */
 	bool emulated;		/* timed, and this side or the base ran under TCG */

@@ -719,7 +719,7 @@ static const char *const csv_cols[] = {
 	"diff_ci_high", "ci_level", "t", "df", "p_value", "significant", "verdict",
 	/* since metrics.csv: appended, so readers by position keep working */
 	"role", "timed", "emulated", "exact", "p_adjusted", "correction", "judged",
-	"abs_change", "claim", NULL,
+	"abs_change", "claim", "min_detectable", NULL,
 };
 
 static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row *r, int i)
@@ -758,6 +758,7 @@ static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row
 	csvo_int(o, c->judged);
 	csvo_num(o, c->diff, cmp_ok);
 	csvo_str(o, r->line->claim ? r->line->claim : "");
+	csvo_num(o, c->mdc, cmp_ok && c->mdc_ok);
 }
 
 static void csv_range(const void *arg, size_t from, size_t to, FILE *f)

@@ -249,6 +249,27 @@ static const char *verdict_word(const struct cmp_cell *c)
 	}
 }
 
+/*
+ * The verdict word; an unchanged metric also says the smallest change the
+ * run could have detected ("same, mdc 4.1%"): "no change" then reads as
+ * "no change larger than that", not as "no change at all".
+ */
+static void fmt_verdict(const struct cmp_cell *b, const struct cmp_cell *c, const char *unit,
+			struct scale sc, char *buf, size_t len)
+{
+	char v[48];
+
+	if (c->verdict != CMP_SAME || !c->mdc_ok || c->exact) {
+		snprintf(buf, len, "%s", verdict_word(c));
+		return;
+	}
+	if (b->sum.mean != 0 && isfinite(c->mdc / fabs(b->sum.mean)))
+		snprintf(buf, len, "same, mdc %.2g%%", 100 * c->mdc / fabs(b->sum.mean));
+	else
+		snprintf(buf, len, "same, mdc %s%s", fmt_num(c->mdc / sc.div, v, sizeof(v)),
+			 !strcmp(unit, "pct") ? " pts" : "");
+}
+
 /* The change of c against base b: relative, or absolute when b is 0. */
 static void fmt_change(const struct cmp_cell *b, const struct cmp_cell *c, const char *unit,
 		       struct scale sc, char *buf, size_t len)
@@ -300,7 +321,7 @@ static void fill_row(const struct cmp *c, const struct cmp_row *r, const char *p
 		if (x->present && b->present)
 			fmt_change(b, x, r->line->unit, sc, v->cell[k], CELL_LEN);
 		k++;
-		snprintf(v->cell[k++], CELL_LEN, "%s", verdict_word(x));
+		fmt_verdict(b, x, r->line->unit, sc, v->cell[k++], CELL_LEN);
 		if (x->exact)
 			snprintf(v->cell[k], CELL_LEN, "exact");
 		else if (x->w.ok && x->w.t_ok)
@@ -590,7 +611,8 @@ static void method(const struct cmp *c, FILE *f, int width)
 			 "the %zu comparisons.", c->alpha, c->nfamily);
 	wrap(f, b, width);
 	snprintf(b, sizeof(b), "exact: no variance on either side (n >= %d), a certain "
-		 "change.", CMP_MIN_N);
+		 "change. mdc: the smallest change this run could have called significant "
+		 "(half the %.0f%% interval of the difference).", CMP_MIN_N, 100 * (1 - c->alpha));
 	wrap(f, b, width);
 	for (i = 0; i < c->nsides; i++)
 		n += c->emulated[i];
