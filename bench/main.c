@@ -778,6 +778,7 @@ static int load_suite(const char *file, struct plan *plans, int *nplans,
 {
 	char *line = malloc(SUITE_LINE_MAX + 1), **words = NULL, where[300], why[128];
 	const char *bad;
+	bool suite_probe = false;
 	int lineno = 0, n = 0, nw, idx;
 	FILE *f = fopen(file, "re");
 	long len;
@@ -813,6 +814,25 @@ static int load_suite(const char *file, struct plan *plans, int *nplans,
 		}
 		if (nw < 2)
 			continue;
+		/*
+		 * "--probe F[,F]": count these functions in every case, as the
+		 * option does; checked here, replaced by a --probe given on
+		 * the command line (parsed before the suite).
+		 */
+		if (!strcmp(words[1], "--probe")) {
+			if (nw != 3 || suite_probe) {
+				fprintf(stderr, "mmbench: %s%s\n", where, suite_probe ?
+					"a second --probe line" : "expected --probe F[,F...]");
+				goto fail;
+			}
+			suite_probe = true;
+			if (mm_probe_set(words[2]) < 0 ||
+			    (ro->probe && mm_probe_set(ro->probe) < 0)) {
+				fprintf(stderr, "mmbench: %sin this --probe line\n", where);
+				goto fail;
+			}
+			continue;
+		}
 		if (n == MAX_LINES) {
 			fprintf(stderr, "mmbench: %smore than %d workload lines\n", where,
 				MAX_LINES);

@@ -57,7 +57,9 @@ if "$vm/fetch-kernel" bullseye >/dev/null 2>"$t/err"; then
 	cat >"$t/panic-5.10" <<'EOT'
 case "$(uname -r)" in 5.10.*) echo c >/proc/sysrq-trigger ;; esac
 EOT
-	echo "pageout -p size_mb=8 -p duration_s=0.2 -p instances=1 -i 3 -w 0" >"$t/fast"
+	# (a suite-wide --probe line: the guest's mmbench counts the calls)
+	printf '%s\n' '--probe try_to_unmap_one' \
+		'pageout -p size_mb=8 -p duration_s=0.2 -p instances=1 -i 3 -w 0' >"$t/fast"
 	timeout -k 5 300 "$TOP/run.sh" --vm bookworm --vm bullseye --suite "$t/fast" --out "$t/res2" \
 		--vm-hook-pre "$t/panic-5.10" >"$t/out" 2>"$t/err"
 	rc=$?
@@ -65,6 +67,9 @@ EOT
 	[ $rc = 1 ] && [ -s "$d/results.csv" ] && [[ $d == "$t/res2/6.1."* ]] &&
 		pass "pair, second guest dead: exit 1, the first run's results kept" ||
 		fail "pair, second guest dead: exit and results" "rc=$rc d=$d $(tail -5 "$t/err")"
+	[ "$(metric_vals "$d/results.csv" calls_per_page_out:try_to_unmap_one 2>/dev/null | wc -l)" = 3 ] &&
+		pass "suite --probe line: the guest counted try_to_unmap_one in every iteration" ||
+		fail "suite --probe line" "$(grep -c calls_per "$d/results.csv" 2>/dev/null) calls rows; $(grep -i probe "$d/run.log" 2>/dev/null | head -3)"
 	grep -q '^lab: no comparison for bullseye: it has no results.csv in .*: the guest failed (panic: ' "$t/err" &&
 		! grep -q '^report: ' "$t/out" &&
 		pass "pair, second guest dead: 'no comparison', naming the kernel and the panic" ||

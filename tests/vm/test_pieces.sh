@@ -196,6 +196,13 @@ EOT
 	grep -q '^thp_storm,"[^"]*mthp=64kB,512kB;[^"]*threads=1",2,0$' "$t/out" &&
 	pass "mmbench suite --dry-run: the expanded cases as CSV, nothing run" ||
 	fail "mmbench --dry-run" "$(cat "$t/out")"
+printf '%s\n' '# count calls' '--probe try_to_unmap_one' 'pageout -p size_mb=8' >"$t/ps"
+printf '%s\n' 'pageout -p size_mb=8' '--probe bad-name' >"$t/ps2"
+"$MMBENCH" suite "$t/ps" --dry-run >/dev/null 2>"$t/err" &&
+	! "$MMBENCH" suite "$t/ps2" --dry-run >/dev/null 2>"$t/err2" &&
+	grep -q "ps2:2: in this --probe line" "$t/err2" &&
+	pass "suite --probe line: accepted, a bad one refused with FILE:LINE" ||
+	fail "suite --probe line" "$(cat "$t/err" "$t/err2")"
 
 # ---- accelerator: TCG whenever KVM cannot work; KVM itself only where a
 # usable /dev/kvm and vmx/svm exist (a probe boot then decides).
