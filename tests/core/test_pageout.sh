@@ -63,6 +63,37 @@ awk -F, -v pages=$pages '
 		exit bad
 	}' "$res" >"$t/why" && pass "plausible: loops > 0, pages out ~ loops x pages, refaults seen" ||
 	fail "plausible values" "$(cat "$t/why")"
+# The continuous figure: every loop timed, rates from loops over their own
+# nanoseconds. With one instance loops_per_s is exactly 1 s over the mean
+# loop time (no whole-loop count over a wall-clock second); with two it is
+# the sum of the instances' rates, at least twice the slower one's. The
+# pages counted by mincore() are the pages the next loop read back:
+# workingset_refault_file over the loop (system-wide, so within 2 %).
+awk -F, '
+	NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	END {
+		split("loops_per_s loop_time_mean check_pct instance_loops_per_s_min", need, " ")
+		for (k in keys) {
+			for (i in need) if (!has[k, need[i]]) { print "no " need[i] " in " k; bad = 1 }
+			inst = k; sub(/.*instances=/, "", inst); sub(/;.*/, "", inst)
+			if (inst == 1) {
+				x = v[k, "loops_per_s"] * v[k, "loop_time_mean"] / 1e9
+				if (x < 0.999999 || x > 1.000001) { print "loops_per_s x loop_time_mean = " x " s in " k; bad = 1 }
+				d = v[k, "loop_vm_workingset_refault_file"] - v[k, "pages_out"]
+				if (d < 0) d = -d
+				if (d > 0.02 * v[k, "pages_out"]) {
+					print "pages_out " v[k, "pages_out"] " vs workingset_refault_file " v[k, "loop_vm_workingset_refault_file"] " in " k; bad = 1 }
+			} else if (v[k, "loops_per_s"] < 2 * v[k, "instance_loops_per_s_min"] * 0.999999) {
+				print "loops_per_s " v[k, "loops_per_s"] " below 2 x the slower instance " v[k, "instance_loops_per_s_min"]; bad = 1 }
+			if (v[k, "check_pct"] < 0 || v[k, "check_pct"] >= 100) { print "check_pct " v[k, "check_pct"]; bad = 1 }
+			if (has[k, "loop_oncpu_pct"] != has[k, "loop_runq_wait_pct"] ||
+			    v[k, "loop_oncpu_pct"] + v[k, "loop_runq_wait_pct"] > 100.0001) {
+				print "schedstat shares " v[k, "loop_oncpu_pct"] " + " v[k, "loop_runq_wait_pct"] " in " k; bad = 1 }
+		}
+		exit bad
+	}' "$res" >"$t/why" &&
+	pass "continuous: loops_per_s from timed loops, pages counted = refaults (workingset_refault_file)" ||
+	fail "continuous figure" "$(head -3 "$t/why")"
 if command -v fincore >/dev/null; then
 	awk '$1 < $2 { partial = 1 } END { exit !partial }' "$t/fincore" &&
 		pass "page cache: fincore saw the files partly evicted during the run" ||

@@ -9,3 +9,18 @@ bench-overhead: tools/bench/overhead bench/mmbench
 	@d=$$(mktemp -d) && \
 	bench/mmbench run pageout -p duration_s=2 -p size_mb=64 -i 5 -w 1 -o $$d/run >/dev/null 2>&1 && \
 	tools/bench/overhead $$d/run/results.csv; rc=$$?; rm -rf $$d; exit $$rc
+
+# Reference programs written from EXPERIMENTS.md's descriptions of the
+# posted experiments (never from the original tools' code), and the
+# benchmarks that hold mmbench against them in one alternating invocation.
+tools/bench/ref_pageout: tools/bench/ref_pageout.c
+	$(CC) $(CFLAGS) -o $@ $<
+tools/bench/ref_thpscale: tools/bench/ref_thpscale.c
+	$(CC) $(CFLAGS) -o $@ $< -lpthread
+ALL_TARGETS += tools/bench/ref_pageout tools/bench/ref_thpscale
+CLEAN_FILES += tools/bench/ref_pageout tools/bench/ref_thpscale
+BENCH_TARGETS += bench-pageout
+
+.PHONY: bench-pageout
+bench-pageout: tools/bench/ref_pageout bench/mmbench
+	@tools/bench/pageout-bench.sh

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# make bench-pageout: is mmbench's pageout steadier than the posted loop?
+# Alternates, in one invocation, BENCH_ROUNDS (10) rounds of
+#   mmbench run pageout -p instances=2 -p size_mb=64 -p duration_s=1 -i 1 -w 1
+#   tools/bench/ref_pageout 2 64 1 DIR 1    (1 s warm-up, then 1 s counted)
+# (the order swapped every other round), both on files in the same
+# directory on the same file system, and prints each side's mean, CoV and
+# minimum detectable change at 10 iterations of loops/s (tools/bench/lib.sh
+# states the formula), their CoV ratio and the load average.
+# Target: mmbench's CoV at most half of the reference's and under 3%.
+# Usage: pageout-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/bench/lib.sh"
+mmbench=${MMBENCH:-$top/bench/mmbench}
+ref=$top/tools/bench/ref_pageout
+rounds=${BENCH_ROUNDS:-10}
+inst=${BENCH_INSTANCES:-2} size=${BENCH_SIZE_MB:-64} dur=${BENCH_DURATION_S:-1}
+out=${1:-$top/results/bench-pageout/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out/data" || exit 2
+: >"$out/mmbench.txt"
+: >"$out/reference.txt"
+
+run_mm() {
+	local r=$1 v
+	if ! "$mmbench" run pageout -p instances="$inst" -p size_mb="$size" \
+		-p duration_s="$dur" -p dir="$out/data" -i 1 -w 1 -o "$out/mm.$r" \
+		>/dev/null 2>"$out/mm.$r.err"; then
+		echo "bench-pageout: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
+		return 1
+	fi
+	v=$(awk -F, 'NR > 1 && $(NF-3) == "loops_per_s" { print $(NF-2) }' "$out/mm.$r/results.csv")
+	[ -n "$v" ] && echo "$v" >>"$out/mmbench.txt"
+}
+
+run_ref() {
+	local r=$1 line
+	if ! line=$("$ref" "$inst" "$size" "$dur" "$out/data" 1 2>"$out/ref.$r.err"); then
+		echo "bench-pageout: reference failed in round $r: $(cat "$out/ref.$r.err")" >&2
+		return 1
+	fi
+	sed -n 's/.* loops_per_s=\([0-9.e+]*\).*/\1/p' <<<"$line" >>"$out/reference.txt"
+}
+
+echo "bench-pageout: $rounds rounds of mmbench pageout (instances=$inst size_mb=$size duration_s=$dur, -i 1 -w 1) and ref_pageout, alternating; load average $(bench_loadavg)"
+for r in $(seq 1 "$rounds"); do
+	if [ $((r % 2)) = 1 ]; then
+		run_mm "$r" && run_ref "$r" || exit 2
+	else
+		run_ref "$r" && run_mm "$r" || exit 2
+	fi
+	printf 'round %2d: mmbench %s loops/s, reference %s loops/s (load %s)\n' "$r" \
+		"$(tail -1 "$out/mmbench.txt")" "$(tail -1 "$out/reference.txt")" "$(bench_loadavg)"
+done
+bench_verdict bench-pageout "$out/mmbench.txt" "$out/reference.txt" 3
+rc=$?
+echo "bench-pageout: per-round values and run directories in $out"
+exit $rc
