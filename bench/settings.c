@@ -92,6 +92,22 @@ static bool test_file(const char *real)
 	return n && !strncmp(real, mm_settings_test_root, n) && real[n] == '/';
 }
 
+/* A "", "." or ".." component ("//", "/./", "/.." at the end, ...). */
+static bool dot_component(const char *path)
+{
+	for (const char *c = path; *c; c++) {
+		size_t n;
+
+		if (*c != '/')
+			continue;
+		n = strcspn(c + 1, "/");
+		if (n == 0 || (n == 1 && c[1] == '.') ||
+		    (n == 2 && c[1] == '.' && c[2] == '.'))
+			return true;
+	}
+	return false;
+}
+
 int mm_setting_path_check(const char *path, char *why, size_t len)
 {
 	char real[PATH_MAX];
@@ -111,6 +127,20 @@ int mm_setting_path_check(const char *path, char *why, size_t len)
 			snprintf(why, len, "control character in the path");
 			return -EINVAL;
 		}
+	/*
+	 * Named under /sys or /proc/sys, without "." or ".." components:
+	 * every directory on the way belongs to the kernel, so nobody can
+	 * swap one for a symlink between this check and the open().
+	 */
+	if (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/sys/", 10) &&
+	    !test_file(path)) {
+		snprintf(why, len, "%s is not a path under /sys or /proc/sys", path);
+		return -EPERM;
+	}
+	if (dot_component(path)) {
+		snprintf(why, len, "%s has an empty, '.' or '..' component", path);
+		return -EPERM;
+	}
 	if (!realpath(path, real) || statfs(real, &sf) < 0 || stat(real, &st) < 0) {
 		int e = errno;
 
@@ -479,7 +509,7 @@ int mm_settings_restore(const char *run_dir, bool verbose)
 		free(j);
 		if (lock >= 0)
 			close(lock);
-		return ret == -EPERM ? MM_USAGE : MM_FAIL;
+		return ret == -EPERM || ret == -ELOOP ? MM_USAGE : MM_FAIL;
 	}
 	for (int i = j->n - 1; i >= 0; i--) {
 		struct knob *k = &j->k[i];
