@@ -110,6 +110,9 @@ row=$("$MMHISTORY" select "$d/res/history.csv" --fields status,reason | sed -n 3
 check "the refused start is recorded with its reason" grep -q "^refused	MemAvailable is" <<<"$row"
 check "the refusal names MemAvailable and need_mem_mb" \
 	grep -q "run: refused: MemAvailable is [0-9]* MiB; the suite needs need_mem_mb = 99999999" "$d/out2"
+check "the refused start's summary is whole, down to its exit line (no shell error)" \
+	test "$(tail -n 1 "$d/out2")" = "exit 1: the run failed or could not be judged" -a \
+	-z "$(grep -i 'unbound\|line [0-9]*:' "$d/out2")"
 
 # A crash of the machine: the nightly, the driver and the case all stop at
 # once (SIGKILL). The next start records the run and names the case that
