@@ -12,9 +12,8 @@ m=$t/fs
 mkdir -p "$m" "$t/data"
 trap 'umount "$m" 2>/dev/null; rm -rf "$t"' EXIT
 
-wait_until() { for _ in $(seq 1 600); do "$@" && return 0; sleep 0.1; done; return 1; }
 # at POINT: the run announced it waits at POINT (or it is gone: then no)
-at() { grep -q "stop point $1 reached" "$t/err" || ! kill -0 $pid 2>/dev/null; }
+at() { grep -q "stop point $1 reached" "$t/err" 2>/dev/null || ! kill -0 $pid 2>/dev/null; }
 reached() { grep -q "stop point $2 reached" "$1"; }
 # fresh SIZE: a new empty tmpfs of SIZE on $m
 fresh() { umount "$m" 2>/dev/null; mount -t tmpfs -o "size=$1" tmpfs "$m"; }
@@ -57,7 +56,7 @@ fi
 # case with the reason, cases.csv cannot take the row and stderr says so.
 fresh 4m
 run "$m/r" case/iteration:1 -p duration_s=0.1 -i 3
-if wait_until at case/iteration:1 && reached "$t/err" case/iteration:1; then
+if wait_until 300 at case/iteration:1 && reached "$t/err" case/iteration:1; then
 	cp "$m/r/results.csv" "$t/iter0.csv"
 	fill
 	let_go
@@ -82,7 +81,7 @@ fi
 # 2. Full before the case wrote anything (results.csv cannot be created).
 fresh 4m
 run "$m/r" case/locked -p duration_s=0.1 -i 2
-if wait_until at case/locked && reached "$t/err" case/locked; then
+if wait_until 300 at case/locked && reached "$t/err" case/locked; then
 	fill; let_go; wait $pid; rc=$?
 	[ $rc = 1 ] && why=$(whole "$m/r") && [ ! -s "$m/r/results.csv" ] &&
 		grep -Eq 'fail: cannot write (metrics|results).csv: No space left on device' "$t/err" &&
@@ -95,7 +94,7 @@ fi
 # 3. Only cases.csv fails: the case passed, but its outcome is not on disk.
 fresh 4m
 run "$m/r" driver/case-end -p duration_s=0.1 -i 1
-if wait_until at driver/case-end && reached "$t/err" driver/case-end; then
+if wait_until 300 at driver/case-end && reached "$t/err" driver/case-end; then
 	fill; let_go; wait $pid; rc=$?
 	[ $rc = 1 ] && why=$(whole "$m/r") &&
 		grep -q 'cannot write cases.csv: No space left on device: the outcome of pageout .* (pass) is not on disk' "$t/err" &&
@@ -109,7 +108,7 @@ fi
 # 4. started.csv cannot be created: no case runs.
 fresh 4m
 run "$m/r" driver/case-begin:1 -p duration_s=0.1,0.2 -i 1
-if wait_until at driver/case-begin:1 && reached "$t/err" driver/case-begin:1; then
+if wait_until 300 at driver/case-begin:1 && reached "$t/err" driver/case-begin:1; then
 	fill; let_go; wait $pid; rc=$?
 	[ $rc = 1 ] && why=$(whole "$m/r") && [ ! -e "$m/r/results.csv" ] &&
 		[ "$(grep -c 'cannot write started.csv: No space left on device; the case was not run' "$t/err")" = 2 ] &&

@@ -39,10 +39,7 @@ for f in $knobs; do
 	sets+=(--set "$f=$new")
 done
 
-# wait_until CMD...: poll CMD every 0.1 s, at most 600 times (a safety net
-# for a machine that never gets there, not a measurement).
-wait_until() { for _ in $(seq 1 600); do "$@" && return 0; sleep 0.1; done; return 1; }
-reached() { [ "$(grep -c "stop point $2 reached" "$1")" -ge "$3" ]; }
+reached() { local c; c=$(grep -c "stop point $2 reached" "$1" 2>/dev/null); [ "${c:-0}" -ge "$3" ]; }
 at() { reached "$@" || ! kill -0 $pid 2>/dev/null; }	# there, or gone
 run_procs() { pgrep -f -- "-o $1( |$)"; }
 no_procs() { ! run_procs "$1" >/dev/null; }
@@ -64,7 +61,7 @@ for p in $points; do
 	pid=$!
 	# each task of a team reaches a task/ point: wait for both
 	n=1; [ "${p%%/*}" = task ] && n=2
-	if ! { wait_until at "$d/err" "$p" $n && reached "$d/err" "$p" $n; }; then
+	if ! { wait_until 300 at "$d/err" "$p" $n && reached "$d/err" "$p" $n; }; then
 		fail "kill at $p" "the run never reached it: $(tail -2 "$d/err")"
 		kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null; continue
 	fi
@@ -77,7 +74,7 @@ for p in $points; do
 	"$MMBENCH" restore "$d/r" >"$d/restore.out" 2>&1
 	rc=$?
 	now=$(snap)
-	wait_until no_procs "$d/r"
+	wait_until 300 no_procs "$d/r"
 	left=$(run_procs "$d/r" | tr '\n' ' ')
 	if [ $rc = 0 ] && [ "$now" = "$orig" ] && [ -z "$left" ] &&
 		[ "$(snap)" = "$orig" ] && [ "$(rows "$d/r")" = "$before" ]; then
