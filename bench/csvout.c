@@ -235,8 +235,8 @@ void mm_mirror_line(const char *name, const char *line)
 
 int mm_mirror_open(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC,
-		      0644);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_NOFOLLOW |
+		      O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return -errno;

@@ -327,7 +327,14 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 			case 'o': ro->out = optarg; break;
 			case 'v': ro->o.verbose = true; break;
 			case OPT_ROOT: ro->root = optarg; break;
-			case OPT_LABEL: ro->label = optarg; break;
+			case OPT_LABEL:
+				/* Checked now: --dry-run and the lab's plan too. */
+				if (mm_label_check(optarg, err, sizeof(err)) < 0) {
+					fprintf(stderr, "mmbench: --label: %s\n", err);
+					return -1;
+				}
+				ro->label = optarg;
+				break;
 			case OPT_MIRROR: ro->mirror = optarg; break;
 			case OPT_DRY_RUN: ro->dry_run = true; break;
 			case OPT_PROBE:
@@ -436,6 +443,28 @@ static bool meta_lookup(const char *dir, const char *key, char *out, size_t len)
 	return out[0] != '\0';
 }
 
+/*
+ * A run directory someone else owns or may write (an -o into a shared
+ * place): its files could be swapped for links between our checks.
+ */
+static bool run_dir_foreign(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		return true;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		snprintf(why, len, "owned by uid %u with mode %04o: not ours alone "
+			 "(a run directory must belong to uid %u and be writable by it only)",
+			 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
+			 (unsigned)geteuid());
+		return true;
+	}
+	return false;
+}
+
 /* The exit status of a setup_run() that failed. */
 static int setup_status(int err)
 {
@@ -473,6 +502,10 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 	if (mkdir_p(mm_run.dir) < 0 || access(mm_run.dir, W_OK) < 0) {
 		fprintf(stderr, "mmbench: run directory '%s': %s\n", mm_run.dir,
 			strerror(errno));
+		return -1;
+	}
+	if (run_dir_foreign(mm_run.dir, why, sizeof(why))) {
+		fprintf(stderr, "mmbench: run directory '%s': %s\n", mm_run.dir, why);
 		return -1;
 	}
 	existing = meta_lookup(mm_run.dir, "run_id", mm_run.run_id,

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <time.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hwloc.h>
 #include <numa.h>
 #include <stdio.h>
@@ -274,15 +275,27 @@ int mm_sysinfo_write(const char *path, int argc, char **argv, char **extra,
 	return o.err;
 }
 
+/* Written through O_NOFOLLOW: a link planted under the name is not followed. */
 int mm_topology_xml(const char *path)
 {
 	hwloc_topology_t t;
-	int ret = -1;
+	char *xml = NULL;
+	int ret = -1, len = 0, fd;
 
 	if (hwloc_topology_init(&t) < 0)
 		return -1;
 	if (hwloc_topology_load(t) == 0)
-		ret = hwloc_topology_export_xml(t, path, 0);
+		ret = hwloc_topology_export_xmlbuffer(t, &xml, &len, 0);
+	if (ret == 0 && len > 0) {
+		/* len counts the terminating NUL */
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, xml, (size_t)len - 1) != (ssize_t)len - 1)
+			ret = -1;
+		if (fd >= 0 && close(fd) < 0)
+			ret = -1;
+	}
+	if (xml)
+		hwloc_free_xmlbuffer(t, xml);
 	hwloc_topology_destroy(t);
 	return ret;
 }
