@@ -429,7 +429,7 @@ static int emit_results(struct mm_ctx *ctx, struct mm_team *team, int n,
 			"pct", MM_INFO);
 		mm_emit(ctx, "loop_runq_wait_pct", 100.0 * (double)runq / (double)loop_ns,
 			"pct", MM_INFO);
-		mm_emit(ctx, "loops_per_s_without_runq_wait", xrate, "loops/s", MM_INFO);
+		mm_emit(ctx, "loops_per_s_excl_runq", xrate, "loops/s", MM_INFO);
 	}
 	mm_emit(ctx, "check_pct", loop_ns + chk ? 100.0 * (double)chk / (double)(loop_ns + chk) : 0,
 		"pct", MM_INFO);

@@ -1,54 +1,71 @@
 #!/usr/bin/env bash
-# bench-thp: is thp_storm's fault latency repeatable on this machine?
-# Runs the thp_storm line(s) of bench/suites/quick with 10 measured
-# iterations (1 warm-up), then prints, per thread count, the mean and the
-# coefficient of variation over the iterations of fault_both_mean and
-# pct_huge (from `mmbench summary`, which reads results.csv with libcsv).
-# Target: CoV of fault_both_mean at 1 thread < 5% (THP_COV_TARGET).
-# Usage: thp_storm-bench.sh [RUN_DIR]
-# Exit: 0 target met, 1 missed, 2 could not run.
+# make bench-thp: is thp_storm's fault latency steadier than a
+# thpscale-style storm timed the usual way?
+# Alternates, in one invocation, BENCH_ROUNDS (10) rounds of
+#   mmbench run thp_storm -p threads=1 -p size_mb=1024 -i 1 -w 1
+#   tools/bench/ref_thpscale 1 1024 25 DIR 1 1   (1 warm-up, 1 measured)
+# (the order swapped every other round; 1024 MiB is the quick suite's
+# size), and prints each side's mean, CoV and minimum detectable change at
+# 10 iterations of fault_both_mean (tools/bench/lib.sh states the formula),
+# their CoV ratio and the load average. Also shown, as context: the CoV of
+# thp_storm's fault_both_mean_excl_runq (the fault times less the time the
+# thread waited on a runqueue inside them) and the storms the host guard
+# retried.
+# Target: mmbench's CoV at most half of the reference's and under 10%.
+# Usage: thp_storm-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tools/bench/lib.sh"
 mmbench=${MMBENCH:-$top/bench/mmbench}
-target=${THP_COV_TARGET:-5}
+ref=$top/tools/bench/ref_thpscale
+rounds=${BENCH_ROUNDS:-10}
+threads=${BENCH_THREADS:-1} size=${BENCH_SIZE_MB:-1024}
+target=${THP_COV_TARGET:-10}
 out=${1:-$top/results/bench-thp/$(date +%Y%m%d-%H%M%S)}
-suite=$(mktemp "${TMPDIR:-/tmp}/bench-thp.XXXXXX")
-trap 'rm -f "$suite"' EXIT
+mkdir -p "$out/data" || exit 2
+: >"$out/mmbench.txt"
+: >"$out/reference.txt"
+: >"$out/mmbench_excl_runq.txt"
 
-grep -E '^thp_storm[[:space:]]' "$top/bench/suites/quick" >"$suite"
-if [ ! -s "$suite" ]; then
-	echo "bench-thp: bench/suites/quick has no thp_storm line" >&2
-	exit 2
-fi
-echo "bench-thp: $(tr '\n' ' ' <"$suite")with -i 10 -w 1 -> $out"
-if ! "$mmbench" suite "$suite" -i 10 -w 1 -o "$out" >/dev/null 2>&1; then
-	echo "bench-thp: the run failed; see $out/run.log and $out/cases.csv" >&2
-	exit 2
-fi
-"$mmbench" summary "$out" | awk -v target="$target" '
-	$1 == "thp_storm" && ($2 == "fault_both_mean" || $2 == "pct_huge") {
-		t = $NF; sub(/.*threads=/, "", t); sub(/;.*/, "", t)
-		cov = $5; sub(/%$/, "", cov)
-		mean[t, $2] = $3; cv[t, $2] = cov; n[t] = $6; seen[t] = 1
-	}
-	END {
-		printf "%-8s %16s %8s %10s %8s %4s\n", "threads", "fault_both_us",
-		       "CoV", "pct_huge", "CoV", "N"
-		for (t = 1; t <= 1024; t++) {
-			if (!(t in seen))
-				continue
-			printf "%-8d %16.1f %7.2f%% %10.2f %7.2f%% %4d\n", t,
-			       mean[t, "fault_both_mean"], cv[t, "fault_both_mean"],
-			       mean[t, "pct_huge"], cv[t, "pct_huge"], n[t]
-		}
-		if (!((1, "fault_both_mean") in cv)) {
-			print "bench-thp: no threads=1 result"; exit 2
-		}
-		ok = cv[1, "fault_both_mean"] + 0 < target + 0
-		printf "bench-thp: CoV of fault_both_mean at 1 thread %.2f%%: %s (target < %s%%)\n",
-		       cv[1, "fault_both_mean"], ok ? "met" : "MISSED", target
-		exit ok ? 0 : 1
-	}'
+value() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
+
+run_mm() {
+	local r=$1
+	if ! "$mmbench" run thp_storm -p threads="$threads" -p size_mb="$size" \
+		-p dir="$out/data" -i 1 -w 1 -o "$out/mm.$r" >/dev/null 2>"$out/mm.$r.err"; then
+		echo "bench-thp: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
+		return 1
+	fi
+	value "$out/mm.$r/results.csv" fault_both_mean >>"$out/mmbench.txt"
+	value "$out/mm.$r/results.csv" fault_both_mean_excl_runq >>"$out/mmbench_excl_runq.txt"
+}
+
+run_ref() {
+	local r=$1 line
+	if ! line=$("$ref" "$threads" "$size" 25 "$out/data" 1 1 2>"$out/ref.$r.err"); then
+		echo "bench-thp: reference failed in round $r: $(cat "$out/ref.$r.err")" >&2
+		return 1
+	fi
+	echo "$line" >"$out/ref.$r.txt"
+	sed -n 's/.* fault_both_mean=\([0-9.e+-]*\).*/\1/p' <<<"$line" >>"$out/reference.txt"
+}
+
+echo "bench-thp: $rounds rounds of mmbench thp_storm (threads=$threads size_mb=$size, -i 1 -w 1) and ref_thpscale, alternating; load average $(bench_loadavg)"
+for r in $(seq 1 "$rounds"); do
+	if [ $((r % 2)) = 1 ]; then
+		run_mm "$r" && run_ref "$r" || exit 2
+	else
+		run_ref "$r" && run_mm "$r" || exit 2
+	fi
+	printf 'round %2d: mmbench %s us (guard retries %s, runq wait %s us), reference %s us (load %s)\n' "$r" \
+		"$(tail -1 "$out/mmbench.txt")" \
+		"$(value "$out/mm.$r/results.csv" storm_guard_retries)" \
+		"$(value "$out/mm.$r/results.csv" fault_runq_wait_mean)" \
+		"$(tail -1 "$out/reference.txt")" "$(bench_loadavg)"
+done
+read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.txt")
+echo "context: thp_storm fault_both_mean_excl_runq mean ${m} us, CoV ${cov}%, MDC@10 ${mdc}% (n=$n)"
+bench_verdict bench-thp "$out/mmbench.txt" "$out/reference.txt" "$target"
 rc=$?
-echo "bench-thp: details (storm_nivcsw, storm_host_reported, storm_time) in $out/results.csv"
+echo "bench-thp: per-round values and run directories in $out"
 exit $rc

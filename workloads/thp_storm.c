@@ -21,6 +21,7 @@
  * timing the one-byte first touch, and classifies the result by mincore().
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -45,6 +46,12 @@
 /* Never map more than this share of MemAvailable: there is no swap to
  * fall back on, so what is left must hold the page cache and the rest. */
 #define CAP_PCT 90
+/* The host guard (see "guard" below). */
+#define PR_DIR "/sys/module/page_reporting/parameters"
+#define GUARD_RETRIES 5
+#define GUARD_RETRIES_S "5"
+#define STEAL_MAX_PCT 5.0
+#define GUARD_RESERVE (128u << 20)
 
 /* Counters named in the results, and context counters (storm_vm_*). */
 static const char *const counters[] = {
@@ -81,6 +88,14 @@ struct plan {
 struct tbuf {
 	uint64_t *ns;		/* first-touch time of each fault */
 	uint16_t *pages;	/* pages resident in the region right after */
+	uint64_t *wait;		/* runqueue wait inside the timed touch, ns */
+	/* The host guard's backing by this thread, right before the barrier: */
+	size_t gwant, gbacked;	/* bytes to back, bytes that got a THP */
+	uint64_t gback_ns;	/* the backing touch */
+	uint64_t *gpfn;		/* head PFNs of the backed THPs (root) */
+	size_t gnpfn, gcap;
+	uint64_t gt0;		/* release of the backed memory */
+	long long grep0, gman0, gbal0, gsteal0; /* counters right after it */
 	unsigned char *vec;	/* mincore vector of one region */
 	char *map;		/* this iteration's storm mapping */
 	size_t n;		/* regions of this thread */
@@ -91,6 +106,7 @@ struct slot {
 	size_t done;
 	int err;		/* errno of a failed mincore */
 	long nivcsw;		/* preemptions of this thread during its storm */
+	bool schedstat;		/* runqueue waits were read */
 };
 
 struct state {
@@ -105,6 +121,9 @@ struct state {
 	struct tbuf t[MAX_THREADS];
 	long long mthp_stat0[MAX_MTHP][2];
 	bool noted_pressure;	/* thp_storm_pressure said for this case */
+	bool guard;		/* the host guard runs (free page reporting) */
+	bool probe_armed;	/* --probe given: a disturbed storm cannot be retried */
+	long long settle_ms;
 };
 
 static const char *def_threads(char *buf, size_t len)
@@ -138,6 +157,10 @@ static const struct mm_param params[] = {
 	  .help = "write every fault (thread, class, ns) to samples.csv" },
 	{ .name = "dir", .type = MM_P_STRING, .def = "",
 	  .help = "directory for the refill file (default: scratch dir in the run dir)" },
+	{ .name = "guard", .type = MM_P_ENUM, .def = "auto", .choices = "auto|off",
+	  .help = "auto: where free page reporting hands memory to the host, back the storm's memory first and retry a storm the host disturbed; off: never" },
+	{ .name = "settle_ms", .type = MM_P_INT, .def = "0", .min = 0, .max = 600000,
+	  .help = "wait between backing the memory and the storm (shows what the guard protects against)" },
 	MM_PARAM_END,
 };
 
@@ -278,7 +301,7 @@ static size_t max_map_count(void)
 /* Bytes of per-thread records and vectors, allocated up front. */
 static size_t record_bytes(const struct plan *pl)
 {
-	return pl->nregions * (sizeof(uint64_t) + sizeof(uint16_t)) +
+	return pl->nregions * (2 * sizeof(uint64_t) + sizeof(uint16_t)) +
 	       (size_t)pl->threads * (pl->pmd / pl->page + 4096);
 }
 
@@ -407,6 +430,8 @@ static void thp_cleanup(struct mm_ctx *ctx)
 	for (int i = 0; i < MAX_THREADS; i++) {
 		free(s->t[i].ns);
 		free(s->t[i].pages);
+		free(s->t[i].wait);
+		free(s->t[i].gpfn);
 		free(s->t[i].vec);
 	}
 	free(s->iobuf);
@@ -427,11 +452,15 @@ static int alloc_records(struct mm_ctx *ctx, struct state *s)
 		t->n = per + ((size_t)i < extra);
 		t->ns = aligned_alloc(64, (t->n * sizeof(*t->ns) + 63) / 64 * 64);
 		t->pages = aligned_alloc(64, (t->n * sizeof(*t->pages) + 63) / 64 * 64);
+		t->wait = aligned_alloc(64, (t->n * sizeof(*t->wait) + 63) / 64 * 64);
 		t->vec = aligned_alloc(64, (npr + 63) / 64 * 64);
-		if (!t->ns || !t->pages || !t->vec)
+		t->gcap = t->n + t->n / 2 + 2;	/* the guard backs need + a quarter */
+		t->gpfn = malloc(t->gcap * sizeof(*t->gpfn));
+		if (!t->ns || !t->pages || !t->vec || !t->wait || !t->gpfn)
 			return mm_err(ctx, "allocating fault records");
 		memset(t->ns, 0xff, t->n * sizeof(*t->ns));
 		memset(t->pages, 0, t->n * sizeof(*t->pages));
+		memset(t->wait, 0, t->n * sizeof(*t->wait));
 		memset(t->vec, 0, npr);
 	}
 	return MM_PASS;
@@ -519,6 +548,50 @@ static void reset_memory(struct mm_ctx *ctx, struct state *s)
 			r1 < 0 ? strerror(-r1) : "done", r2 < 0 ? strerror(-r2) : "done");
 }
 
+/*
+ * Were kernel function counts requested (--probe)? They are armed per
+ * iteration by the core and cannot be discarded: a disturbed storm's
+ * counts would be added to its retry's. Read from the run's command line.
+ */
+static bool probe_requested(const struct mm_ctx *ctx)
+{
+	char path[4200], line[4096];
+	bool armed = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/meta.csv", ctx->run_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "command_line,", 13) && strstr(line, " --probe ") &&
+		    !strstr(line, " --probe none"))
+			armed = true;
+	fclose(f);
+	return armed;
+}
+
+static bool reporting_active(char *why, size_t len);
+
+/* Which host guard runs, said once per case in meta.csv. */
+static void note_guard(struct mm_ctx *ctx, struct state *s)
+{
+	bool off = !strcmp(mm_param_str(ctx->c, "guard"), "off");
+	char why[200];
+
+	s->guard = reporting_active(why, sizeof(why)) && !off;
+	s->probe_armed = probe_requested(ctx);
+	if (!s->guard) {
+		mm_note(ctx, "thp_storm_guard", "[%s]: none (%s)", mm_case_string(ctx->c),
+			off ? "guard=off" : why);
+		return;
+	}
+	mm_note(ctx, "thp_storm_guard", "[%s]: free page reporting (%s): storm memory backed right before the start barrier; a storm during which reported_kib, managed pages or the balloon moved, or steal exceeded %.0f%%, is not emitted and %s",
+		mm_case_string(ctx->c), why, STEAL_MAX_PCT,
+		s->probe_armed ? "fails the case (--probe counts cannot be discarded for a retry)" :
+				 "is run again (up to " GUARD_RETRIES_S " retries, storm_guard_retries)");
+}
+
 static int thp_prepare(struct mm_ctx *ctx)
 {
 	struct state *s = calloc(1, sizeof(*s));
@@ -532,6 +605,7 @@ static int thp_prepare(struct mm_ctx *ctx)
 	s->fill = mm_param_bool(ctx->c, "fill");
 	s->raw = mm_param_bool(ctx->c, "raw");
 	s->root = mm_is_root();
+	s->settle_ms = mm_param_int(ctx->c, "settle_ms");
 	ret = plan_sizes(ctx, &s->pl);
 	if (ret == MM_PASS)
 		ret = alloc_records(ctx, s);
@@ -552,6 +626,7 @@ static int thp_prepare(struct mm_ctx *ctx)
 		s->pl.threads, s->pl.anon >> 20, s->pl.file >> 20,
 		s->pl.ram_file ? " (on a RAM disk: counted in anon_pct)" : "",
 		s->pl.nregions, s->pl.pmd >> 10);
+	note_guard(ctx, s);
 	mm_note(ctx, "thp_storm_classify", "%s",
 		s->root ? "mincore() of the whole region after a one-byte touch; confirmed per region by pagemap+kpageflags (root) and by smaps AnonHugePages" :
 			  "mincore() of the whole region after a one-byte touch; confirmed by smaps AnonHugePages (not root: no kpageflags)");
@@ -760,6 +835,211 @@ static void emit_frag(struct mm_ctx *ctx, struct state *s, const struct frag_inf
 	frag_pressure(ctx, s, fi);
 }
 
+/*
+ * Free page reporting (virtio_balloon) hands free high-order blocks back to
+ * the hypervisor, which faults them in again on the next touch: a THP
+ * fault on reported memory also pays for the host. Some guest kernels
+ * count the reported memory; where they do, the storm's share is shown.
+ */
+#define REPORTED_KIB "/sys/module/page_reporting/parameters/reported_kib"
+
+static long long host_reported_kib(void)
+{
+	char buf[64];
+
+	if (mm_read_file(REPORTED_KIB, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+/* ---------------------------------------------------------------- guard */
+
+/*
+ * The host guard. On a virtual machine with free page reporting the guest
+ * hands free blocks of 2^page_reporting_order pages back to the host a few
+ * seconds after they were freed; the next touch of such a block pays a
+ * host fault per page, milliseconds per THP against a few hundred us. A
+ * storm that lands on reported memory measures the host. So, where
+ * reporting is active:
+ *
+ *  1. Right before the start barrier, each faulting thread backs the
+ *     memory its faults will take: as many PMD THPs as it faults plus a
+ *     quarter (the whole capped by the free memory in PMD-sized blocks less
+ *     a reserve) are faulted in, on its own CPU (each fault zeroes 2 MiB,
+ *     so the host backs every page), and freed again. Freed blocks go to
+ *     that CPU's per-cpu list and the head of the free lists; reported
+ *     ones sit at the tail (__putback_isolated_page), so the storm's PMD
+ *     allocations take the backed ones first. Compaction's targets are the
+ *     holes the fragmentation left: smaller than a reporting block, never
+ *     reported, backed by the fragmentation's touch. That it worked is
+ *     checked as root: the storm's THPs' PFNs against the backed ones
+ *     (storm_guard_huge_from_backed_pct).
+ *  2. Around the storm, from that release to its end: reported_kib (where
+ *     the kernel counts it), the zones' managed pages and the balloon's
+ *     vmstat counters (memory taken by the host or added unbacked), and
+ *     steal time from /proc/stat. The storm is disturbed when the host
+ *     took back any memory in that window (a reporting cycle takes the
+ *     backed blocks as readily as any: 126 MiB reported in a 1 GiB storm
+ *     with 128 MiB backed beyond its need still cost 1.7 ms per fault
+ *     against 0.3 ms), when managed pages or the balloon moved, or when
+ *     steal exceeded STEAL_MAX_PCT of the CPUs' time.
+ *  3. A disturbed storm is not emitted: the iteration is set up and run
+ *     again, each retry logged and counted (storm_guard_retries), and
+ *     after GUARD_RETRIES retries the case fails with the reason.
+ */
+
+struct guard {
+	size_t want, backed;	/* bytes to back, bytes that got a THP */
+	uint64_t back_ns;	/* the backing touch */
+	uint64_t *pfn;		/* head PFN of each backed THP (root), sorted */
+	size_t npfn;
+	uint64_t t0, t1;	/* release of the backed memory, storm end */
+	long long rep0, rep1;	/* reported_kib, -1 if not counted */
+	long long man0, man1;	/* managed pages of all zones */
+	long long bal0, bal1;	/* balloon_inflate + balloon_deflate */
+	long long steal0, steal1; /* /proc/stat steal, USER_HZ ticks, -1 absent */
+	bool man_moved, bal_moved; /* between the threads' releases */
+	char why[256];		/* what disturbed the storm, "" if nothing */
+};
+
+/*
+ * Is free page reporting active? CONFIG_PAGE_REPORTING gives the module
+ * parameter; a device has to register for anything to be reported: a
+ * virtio balloon with VIRTIO_BALLOON_F_REPORTING (feature bit 5), or
+ * Hyper-V's balloon. A kernel that counts reported memory (reported_kib)
+ * and has reported some is taken at its word.
+ */
+static bool reporting_active(char *why, size_t len)
+{
+	char buf[256], path[300];
+	long long rep;
+	int order;
+	DIR *d;
+	struct dirent *de;
+
+	if (mm_read_file(PR_DIR "/page_reporting_order", buf, sizeof(buf)) < 0) {
+		snprintf(why, len, "no %s/page_reporting_order: no free page reporting", PR_DIR);
+		return false;
+	}
+	order = atoi(buf);
+	d = opendir("/sys/bus/virtio/devices");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/virtio/devices/%s/device", de->d_name);
+		if (mm_read_file(path, buf, sizeof(buf)) < 0 || strtol(buf, NULL, 0) != 5)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/virtio/devices/%s/features", de->d_name);
+		if (mm_read_file(path, buf, sizeof(buf)) == 0 && strlen(buf) > 5 &&
+		    buf[5] == '1') {
+			closedir(d);
+			snprintf(why, len, "virtio balloon with free page reporting, page_reporting_order %d",
+				 order);
+			return true;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (access("/sys/module/hv_balloon", F_OK) == 0) {
+		snprintf(why, len, "Hyper-V balloon (hv_balloon) loaded, page_reporting_order %d", order);
+		return true;
+	}
+	if (mm_read_file(PR_DIR "/reported_kib", buf, sizeof(buf)) == 0 &&
+	    (rep = strtoll(buf, NULL, 10)) > 0) {
+		snprintf(why, len, "reported_kib %lld, page_reporting_order %d", rep, order);
+		return true;
+	}
+	snprintf(why, len, "page_reporting_order %d but no reporting device (virtio balloon REPORTING, hv_balloon)",
+		 order);
+	return false;
+}
+
+/* Sum of "managed" over /proc/zoneinfo: moves when memory is added or taken. */
+static long long managed_pages(void)
+{
+	char line[256];
+	long long sum = 0, v;
+	FILE *f = fopen("/proc/zoneinfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " managed %lld", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+/* Steal ticks of all CPUs (8th value of the "cpu" line); -1 if absent. */
+static long long steal_ticks(void)
+{
+	unsigned long long v[8];
+	char line[512];
+	FILE *f = fopen("/proc/stat", "re");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	return n == 8 ? (long long)v[7] : -1;
+}
+
+static long long balloon_moves(void)
+{
+	long long a = mm_vmstat_get("balloon_inflate"), b = mm_vmstat_get("balloon_deflate");
+
+	return a < 0 && b < 0 ? -1 : (a > 0 ? a : 0) + (b > 0 ? b : 0);
+}
+
+static void guard_snap(long long *rep, long long *man, long long *bal, long long *steal)
+{
+	*rep = host_reported_kib();
+	*man = managed_pages();
+	*bal = balloon_moves();
+	*steal = steal_ticks();
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * In a faulting thread, before the start barrier: back this thread's share
+ * of the storm's memory and free it; the counters of the disturbance check
+ * are read right after the release.
+ */
+static void thread_back(struct state *s, struct tbuf *t, int pm)
+{
+	size_t pmd = s->pl.pmd, len = t->gwant;
+	char *p = len ? map_aligned(len, pmd) : NULL;
+	uint64_t e, t0;
+
+	t->gbacked = t->gback_ns = t->gnpfn = 0;
+	if (p) {
+		madvise(p, len, MADV_HUGEPAGE);
+		t0 = mm_now_ns();
+		for (size_t off = 0; off < len; off += s->pl.page)
+			p[off] = 1;
+		t->gback_ns = mm_now_ns() - t0;
+		t->gbacked = (size_t)mm_smaps_kb(p, len, "AnonHugePages:") << 10;
+		for (size_t off = 0; pm >= 0 && off < len && t->gnpfn < t->gcap; off += pmd)
+			if (pread(pm, &e, 8, (off_t)((uintptr_t)(p + off) / s->pl.page * 8)) == 8 &&
+			    (e >> 63) && (e & ((1ull << 55) - 1)))
+				t->gpfn[t->gnpfn++] = e & ((1ull << 55) - 1);
+		munmap(p, len);
+	}
+	t->gt0 = mm_now_ns();
+	guard_snap(&t->grep0, &t->gman0, &t->gbal0, &t->gsteal0);
+	if (s->settle_ms > 0)
+		usleep((useconds_t)(s->settle_ms * 1000));
+}
+
 /* ---------------------------------------------------------------- storm */
 
 static int map_storm(struct mm_ctx *ctx, struct state *s)
@@ -794,11 +1074,26 @@ static uint16_t resident(const unsigned char *vec, size_t n)
 	return (uint16_t)r;
 }
 
+/* Runqueue wait of the calling thread so far, ns (schedstat); 0 if none. */
+static uint64_t runq_wait_ns(int fd)
+{
+	unsigned long long run, wait;
+	char buf[96];
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? wait : 0;
+}
+
 /*
  * One faulting thread: a fresh region per fault, nothing but the one-byte
  * write between the two clock reads. mincore() after the touch tells what
  * the fault mapped: the whole region (a PMD THP), a smaller large folio
- * (mTHP) or one page. The fill, if any, is outside the timed window.
+ * (mTHP) or one page. The fill, if any, is outside the timed window, and
+ * so are the two schedstat reads that tell how long the thread waited on
+ * the runqueue (other tasks ran) inside it.
  */
 static int storm_task(struct mm_task *task)
 {
@@ -806,16 +1101,28 @@ static int storm_task(struct mm_task *task)
 	struct tbuf *t = &s->t[task->id];
 	struct slot *sl = task->slot;
 	size_t pmd = s->pl.pmd, npr = pmd / s->pl.page;
+	int sfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	struct rusage r0, r1;
 
+	if (s->guard) {
+		int pm = s->root ? open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
+
+		thread_back(s, t, pm);
+		if (pm >= 0)
+			close(pm);
+	}
 	getrusage(RUSAGE_THREAD, &r0);
 	mm_task_start(task);
 	for (size_t i = 0; i < t->n; i++) {
 		char *p = t->map + i * pmd;
-		uint64_t t0 = mm_now_ns();
+		uint64_t w0 = runq_wait_ns(sfd), t0 = mm_now_ns();
 
 		*(volatile char *)p = 1;
 		t->ns[i] = mm_now_ns() - t0;
+		t->wait[i] = runq_wait_ns(sfd) - w0;
+		/* A wait just outside the clock reads is not in the window. */
+		if (t->wait[i] > t->ns[i])
+			t->wait[i] = t->ns[i];
 		if (mincore(p, pmd, t->vec) < 0) {
 			sl->err = errno;
 			break;
@@ -827,6 +1134,9 @@ static int storm_task(struct mm_task *task)
 	}
 	getrusage(RUSAGE_THREAD, &r1);
 	sl->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
+	sl->schedstat = sfd >= 0;
+	if (sfd >= 0)
+		close(sfd);
 	return sl->err ? MM_FAIL : MM_PASS;
 }
 
@@ -1077,28 +1387,187 @@ static void emit_samples(struct mm_ctx *ctx, const struct state *s)
 /* ---------------------------------------------------------------- run */
 
 /*
- * Free page reporting (virtio_balloon) hands free high-order blocks back to
- * the hypervisor, which faults them in again on the next touch: a THP
- * fault on reported memory also pays for the host. Some guest kernels
- * count the reported memory; where they do, the storm's share is shown.
+ * The bytes each thread backs: its faults plus a quarter, the whole capped
+ * by the free memory in PMD-sized blocks less GUARD_RESERVE (under
+ * fragmentation the storm's THPs come from compaction, of memory in use).
  */
-#define REPORTED_KIB "/sys/module/page_reporting/parameters/reported_kib"
-
-static long long host_reported_kib(void)
+static void guard_plan(struct state *s)
 {
-	char buf[64];
+	size_t pmd = s->pl.pmd, need = s->pl.nregions * pmd, want, huge;
+	double free_mb, huge_mb;
 
-	if (mm_read_file(REPORTED_KIB, buf, sizeof(buf)) < 0)
+	buddy_free(s->pl.page, log2_sz(pmd / s->pl.page), &free_mb, &huge_mb);
+	huge = (size_t)(huge_mb * 1048576.0);
+	want = need + need / 4;
+	if (want + GUARD_RESERVE > huge)
+		want = huge > GUARD_RESERVE ? huge - GUARD_RESERVE : 0;
+	for (int i = 0; i < s->pl.threads; i++) {
+		struct tbuf *t = &s->t[i];
+		size_t w = (size_t)((double)want * (double)t->n / (double)s->pl.nregions);
+
+		t->gwant = w - w % pmd;
+		if (t->gwant / pmd > t->gcap)
+			t->gwant = t->gcap * pmd;
+	}
+}
+
+/* The threads' backing as one: window from the first release, PFNs sorted. */
+static int guard_gather(struct state *s, struct guard *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->rep0 = g->man0 = g->bal0 = g->steal0 = -1;
+	for (int i = 0; i < s->pl.threads; i++)
+		g->npfn += s->t[i].gnpfn;
+	g->pfn = malloc((g->npfn + 1) * sizeof(*g->pfn));
+	if (!g->pfn)
 		return -1;
-	return strtoll(buf, NULL, 10);
+	g->npfn = 0;
+	for (int i = 0; i < s->pl.threads; i++) {
+		struct tbuf *t = &s->t[i];
+
+		g->want += t->gwant;
+		g->backed += t->gbacked;
+		g->back_ns = t->gback_ns > g->back_ns ? t->gback_ns : g->back_ns;
+		memcpy(g->pfn + g->npfn, t->gpfn, t->gnpfn * sizeof(*g->pfn));
+		g->npfn += t->gnpfn;
+		if (i == 0 || t->gt0 < g->t0)
+			g->t0 = t->gt0;
+		/* reported_kib and steal only grow: the first reading is the least */
+		if (i == 0 || t->grep0 < g->rep0)
+			g->rep0 = t->grep0;
+		if (i == 0 || t->gsteal0 < g->steal0)
+			g->steal0 = t->gsteal0;
+		/* managed pages and the balloon: any difference is a move */
+		if (i == 0) {
+			g->man0 = t->gman0;
+			g->bal0 = t->gbal0;
+		}
+		if (t->gman0 != g->man0)
+			g->man_moved = true;
+		if (t->gbal0 != g->bal0)
+			g->bal_moved = true;
+	}
+	qsort(g->pfn, g->npfn, sizeof(*g->pfn), cmp_u64);
+	return 0;
+}
+
+/* After the storm: did the host take memory, or time, during it? */
+static bool guard_disturbed(struct state *s, struct guard *g)
+{
+	double secs, steal_pct = 0;
+	long tck = sysconf(_SC_CLK_TCK);
+
+	g->t1 = mm_now_ns();
+	guard_snap(&g->rep1, &g->man1, &g->bal1, &g->steal1);
+	secs = (double)(g->t1 - g->t0) / 1e9;
+	if (g->steal0 >= 0 && g->steal1 >= g->steal0 && tck > 0 && secs > 0)
+		steal_pct = 100.0 * (double)(g->steal1 - g->steal0) / (double)tck /
+			    (secs * (double)mm_ncpus());
+	g->why[0] = '\0';
+	if (g->rep0 >= 0 && g->rep1 > g->rep0)
+		snprintf(g->why, sizeof(g->why), "the host took back %lld KiB (reported_kib) during the storm",
+			 g->rep1 - g->rep0);
+	else if (g->man_moved || (g->man0 >= 0 && g->man1 != g->man0))
+		snprintf(g->why, sizeof(g->why), "the zones' managed memory changed by %lld KiB during the storm",
+			 (g->man1 - g->man0) * (long long)(s->pl.page >> 10));
+	else if (g->bal_moved || (g->bal0 >= 0 && g->bal1 != g->bal0))
+		snprintf(g->why, sizeof(g->why), "the balloon moved %lld pages during the storm",
+			 g->bal1 - g->bal0);
+	else if (steal_pct > STEAL_MAX_PCT)
+		snprintf(g->why, sizeof(g->why), "steal time was %.1f%% of the CPUs' time during the storm (limit %.0f%%)",
+			 steal_pct, STEAL_MAX_PCT);
+	return g->why[0] != '\0';
+}
+
+/*
+ * Huge faults whose 2 MiB came from a block the guard did not back (root:
+ * pagemap PFNs); *huge gets the huge faults looked at. -1: not known.
+ */
+static long guard_unbacked(struct state *s, const struct guard *g, size_t *huge)
+{
+	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	long miss = 0;
+	uint64_t e, pfn;
+
+	*huge = 0;
+	if (pm < 0)
+		return -1;
+	for (int i = 0; i < s->pl.threads; i++) {
+		for (size_t k = 0; k < s->t[i].n; k++) {
+			const char *p = s->t[i].map + k * s->pl.pmd;
+
+			if (classify(s, s->t[i].pages[k]) != C_HUGE ||
+			    pread(pm, &e, 8, (off_t)((uintptr_t)p / s->pl.page * 8)) != 8 ||
+			    !(e >> 63) || !(pfn = e & PM_PFN_MASK))
+				continue;
+			(*huge)++;
+			miss += !bsearch(&pfn, g->pfn, g->npfn, sizeof(pfn), cmp_u64);
+		}
+	}
+	close(pm);
+	return miss;
+}
+
+static void emit_guard(struct mm_ctx *ctx, struct state *s, const struct guard *g,
+		       int retries)
+{
+	size_t huge;
+	long miss;
+
+	mm_emit(ctx, "storm_guard_retries", retries, "attempts", MM_INFO);
+	mm_emit(ctx, "storm_guard_backed", (double)(g->want >> 20), "MiB", MM_INFO);
+	mm_emit(ctx, "storm_guard_backed_huge_pct",
+		g->want ? 100.0 * (double)g->backed / (double)g->want : 0, "pct", MM_INFO);
+	mm_emit(ctx, "storm_guard_back_time", (double)g->back_ns, "ns", MM_INFO);
+	if (g->rep0 >= 0 && g->rep1 >= g->rep0)
+		mm_emit(ctx, "storm_guard_reported", (double)(g->rep1 - g->rep0), "KiB",
+			MM_INFO);
+	if (g->npfn && (miss = guard_unbacked(s, g, &huge)) >= 0 && huge) {
+		mm_emit(ctx, "storm_guard_unbacked_faults", (double)miss, "faults", MM_INFO);
+		mm_emit(ctx, "storm_guard_huge_from_backed_pct",
+			100.0 * (double)(huge - (size_t)miss) / (double)huge, "pct", MM_INFO);
+	}
+}
+
+static void guard_free(struct guard *g)
+{
+	free(g->pfn);
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * Time the faulting threads waited on a runqueue inside the timed touches
+ * (other tasks ran on their CPU): part of the wall-clock fault times, not
+ * of the kernel path. Context, so a noisy figure can be read.
+ */
+static void emit_runq(struct mm_ctx *ctx, struct state *s, struct mm_team *team)
+{
+	uint64_t wait = 0, all_ns = 0;
+	size_t waited = 0;
+
+	for (int i = 0; i < s->pl.threads; i++) {
+		if (!((struct slot *)mm_team_slot(team, i))->schedstat)
+			return;
+		for (size_t k = 0; k < s->t[i].n; k++) {
+			wait += s->t[i].wait[k];
+			all_ns += s->t[i].ns[k];
+			waited += s->t[i].wait[k] > 0;
+		}
+	}
+	mm_emit(ctx, "fault_runq_wait_mean", (double)wait / 1000.0 / (double)s->pl.nregions,
+		"us", MM_INFO);
+	mm_emit(ctx, "fault_both_mean_excl_runq",
+		((double)all_ns - (double)wait) / 1000.0 / (double)s->pl.nregions, "us", MM_INFO);
+	mm_emit(ctx, "fault_runq_waited_count", (double)waited, "faults", MM_INFO);
 }
 
 /* What else ran during the storm: preemptions, minor faults, the host. */
 static void emit_storm_context(struct mm_ctx *ctx, struct state *s,
 			       struct mm_team *team, const struct mm_phase *ph,
-			       long long rep0)
+			       long long rep0, long long steal0)
 {
-	long long rep1 = host_reported_kib();
+	long long rep1 = host_reported_kib(), steal1 = steal_ticks();
+	long tck = sysconf(_SC_CLK_TCK);
 	long nivcsw = 0;
 
 	for (int i = 0; i < s->pl.threads; i++)
@@ -1106,9 +1575,14 @@ static void emit_storm_context(struct mm_ctx *ctx, struct state *s,
 	mm_emit(ctx, "storm_time", (double)mm_phase_ns(ph), "ns", MM_INFO);
 	mm_emit(ctx, "storm_minflt", (double)mm_phase_minflt(ph), "faults", MM_INFO);
 	mm_emit(ctx, "storm_nivcsw", (double)nivcsw, "switches", MM_INFO);
+	emit_runq(ctx, s, team);
 	if (rep0 >= 0 && rep1 >= rep0)
 		mm_emit(ctx, "storm_host_reported", (double)(rep1 - rep0), "KiB",
 			MM_INFO);
+	/* All CPUs, USER_HZ resolution (10 ms at 100 Hz). */
+	if (steal0 >= 0 && steal1 >= steal0 && tck > 0)
+		mm_emit(ctx, "storm_steal", 1000.0 * (double)(steal1 - steal0) / (double)tck,
+			"ms", MM_INFO);
 }
 
 
@@ -1166,6 +1640,49 @@ static int check_attempted(struct mm_ctx *ctx, struct state *s, long long eligib
 		       it, mm_thp_mode(mode, sizeof(mode)), s->madv, s->pl.nregions);
 }
 
+/* Mean of all faults of the storm, us (for the log of a disturbed one). */
+static double mean_fault_us(const struct state *s)
+{
+	double sum = 0;
+
+	for (int i = 0; i < s->pl.threads; i++)
+		for (size_t k = 0; k < s->t[i].n; k++)
+			sum += (double)s->t[i].ns[k] / 1000.0;
+	return s->pl.nregions ? sum / (double)s->pl.nregions : 0;
+}
+
+/* Everything an attempt mapped or started, released for the next one. */
+static void end_attempt(struct state *s, struct mm_team **team)
+{
+	mm_team_free(*team);
+	*team = NULL;
+	unmap_storm(s);
+	release_frag(s);
+}
+
+/*
+ * A storm the host disturbed (see the guard) emits nothing: the iteration
+ * is set up and stormed again, at most GUARD_RETRIES times, each retry
+ * logged; then, or at once when --probe counts are armed (they cannot be
+ * discarded), the case fails with the reason.
+ */
+static int disturbed(struct mm_ctx *ctx, struct state *s, const struct guard *g,
+		     int retries)
+{
+	char it[48];
+
+	iteration_name(ctx, it, sizeof(it));
+	if (s->probe_armed)
+		return mm_fail(ctx, "storm of %s disturbed: %s (its fault_both_mean %.1f us); not retried because the --probe counts of a disturbed storm cannot be discarded",
+			       it, g->why, mean_fault_us(s));
+	if (retries == GUARD_RETRIES)
+		return mm_fail(ctx, "storm of %s disturbed in %d attempts, the last: %s (its fault_both_mean %.1f us; free page reporting: the storm measured the host)",
+			       it, GUARD_RETRIES + 1, g->why, mean_fault_us(s));
+	mm_log(ctx, "%s: storm disturbed: %s (its fault_both_mean %.1f us): nothing emitted, retry %d of %d",
+	       it, g->why, mean_fault_us(s), retries + 1, GUARD_RETRIES);
+	return MM_PASS;
+}
+
 static int thp_run(struct mm_ctx *ctx)
 {
 	struct state *s = ctx->priv;
@@ -1174,12 +1691,14 @@ static int thp_run(struct mm_ctx *ctx)
 		.slot_size = sizeof(struct slot), .fn = storm_task, .arg = ctx,
 	};
 	struct mm_team *team = NULL;
+	struct guard g = { 0 };
 	struct frag_info fi;
 	struct mm_phase ph;
-	long long rep0, eligible;
+	long long rep0, steal0, eligible;
 	long huge;
-	int ret;
+	int ret, retries = 0;
 
+again:
 	ret = setup_iteration(ctx, s, &fi);
 	if (ret == MM_PASS)
 		ret = check_frag(ctx, &fi);
@@ -1189,7 +1708,10 @@ static int thp_run(struct mm_ctx *ctx)
 		goto out;
 	mthp_stats(s, s->mthp_stat0);
 	eligible = storm_eligible(s);
+	if (s->guard)
+		guard_plan(s);
 	rep0 = host_reported_kib();
+	steal0 = steal_ticks();
 	mm_phase_begin(&ph, "storm", RUSAGE_SELF, counters);
 	mm_measure_begin(ctx);
 	ret = mm_team_run(ctx, &o, &team);
@@ -1199,6 +1721,19 @@ static int thp_run(struct mm_ctx *ctx)
 		goto out;
 	}
 	/* Checked before anything of the iteration is emitted (--probe too). */
+	if (s->guard && guard_gather(s, &g) < 0) {
+		ret = mm_err(ctx, "allocating the guard's PFN list");
+		goto out;
+	}
+	if (s->guard && guard_disturbed(s, &g)) {
+		ret = disturbed(ctx, s, &g, retries);
+		if (ret != MM_PASS)
+			goto out;
+		retries++;
+		guard_free(&g);
+		end_attempt(s, &team);
+		goto again;
+	}
 	ret = check_attempted(ctx, s, eligible);
 	if (ret != MM_PASS)
 		goto out;
@@ -1214,13 +1749,14 @@ static int thp_run(struct mm_ctx *ctx)
 	emit_compaction(ctx, &ph);
 	emit_mthp_stats(ctx, s);
 	emit_confirm(ctx, s, huge);
-	emit_storm_context(ctx, s, team, &ph, rep0);
+	emit_storm_context(ctx, s, team, &ph, rep0, steal0);
+	if (s->guard)
+		emit_guard(ctx, s, &g, retries);
 	if (s->raw)
 		emit_samples(ctx, s);
 out:
-	mm_team_free(team);
-	unmap_storm(s);
-	release_frag(s);
+	guard_free(&g);
+	end_attempt(s, &team);
 	return ret;
 }
 

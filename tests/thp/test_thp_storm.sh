@@ -130,6 +130,129 @@ grep -q 'note_thp_storm_classify,.*mincore' "$run/meta.csv" && pass "meta: class
 ls "$t/data" | grep -q . && fail "cleanup: refill file removed" "$(ls "$t/data")" ||
 	pass "cleanup: refill file removed"
 
+# The host guard. Whether free page reporting is active, decided here from
+# the same kernel interfaces: the module parameter, then a virtio balloon
+# with VIRTIO_BALLOON_F_REPORTING (features bit 5), Hyper-V's balloon, or a
+# reported_kib counter above 0.
+PR=/sys/module/page_reporting/parameters
+reporting=0
+if [ -r $PR/page_reporting_order ]; then
+	for dev in /sys/bus/virtio/devices/*; do
+		[ "$(cat "$dev/device" 2>/dev/null)" = 0x0005 ] &&
+			[ "$(cut -c6 "$dev/features" 2>/dev/null)" = 1 ] && reporting=1
+	done
+	[ -d /sys/module/hv_balloon ] && reporting=1
+	[ "$(cat $PR/reported_kib 2>/dev/null || echo 0)" -gt 0 ] && reporting=1
+fi
+notes=$(grep -c '^note_thp_storm_guard,' "$run/meta.csv")
+if [ $reporting = 1 ]; then
+	[ "$notes" = 2 ] && ! grep '^note_thp_storm_guard,' "$run/meta.csv" | grep -qv 'free page reporting (' &&
+		pass "guard: meta.csv says the free page reporting guard ran, per case" ||
+		fail "guard note" "$(grep '^note_thp_storm_guard,' "$run/meta.csv")"
+	# Per emitted iteration: the guard's rows, no reporting in its window
+	# (that is the criterion), its retries the run log's, its PFN check
+	# consistent with the huge faults.
+	awk -F, '
+		NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+		END {
+			split("storm_guard_retries storm_guard_backed storm_guard_backed_huge_pct storm_guard_back_time storm_steal", need, " ")
+			for (k in keys) {
+				for (i in need) if (!has[k, need[i]]) { print "no " need[i] " in " k; bad = 1 }
+				if (has[k, "storm_guard_reported"] && v[k, "storm_guard_reported"] != 0) {
+					print "emitted with " v[k, "storm_guard_reported"] " KiB reported in the window: " k; bad = 1 }
+				if (v[k, "storm_guard_backed_huge_pct"] < 0 || v[k, "storm_guard_backed_huge_pct"] > 100) {
+					print "backed_huge_pct " v[k, "storm_guard_backed_huge_pct"]; bad = 1 }
+				if (has[k, "storm_guard_unbacked_faults"] &&
+				    (v[k, "storm_guard_unbacked_faults"] > v[k, "fault_huge_count"] ||
+				     v[k, "storm_guard_huge_from_backed_pct"] < 0 || v[k, "storm_guard_huge_from_backed_pct"] > 100)) {
+					print "unbacked " v[k, "storm_guard_unbacked_faults"] " of " v[k, "fault_huge_count"] " huge"; bad = 1 }
+			}
+			exit bad
+		}' "$res" >"$t/why" && pass "guard: its rows in every iteration, none emitted with memory reported in its window" ||
+		fail "guard rows" "$(head -3 "$t/why")"
+	if [ -r $PR/reported_kib ]; then
+		grep -c ',storm_guard_reported,' "$res" | grep -qx 4 && pass "guard: storm_guard_reported in every iteration (reported_kib exists)" ||
+			fail "guard reported" "$(grep -c ',storm_guard_reported,' "$res") rows"
+	fi
+	if [ "$(id -u)" = 0 ]; then
+		[ "$(grep -c ',storm_guard_huge_from_backed_pct,' "$res")" = 4 ] &&
+			pass "guard: the storm's THPs checked against the backed blocks (root, pagemap)" ||
+			fail "guard PFN check" "$(grep -c ',storm_guard_huge_from_backed_pct,' "$res") rows"
+	fi
+	# retries in results.csv = "retry" lines in the log, per case and iteration
+	awk -F, 'NR > 1 && $8 == "storm_guard_retries" { s += $9 } END { print s + 0 }' "$res" >"$t/r1"
+	grep -c '^thp_storm: iteration [0-9]*: storm disturbed: .*nothing emitted, retry' "$run/run.log" >"$t/r2"
+	cmp -s "$t/r1" "$t/r2" && pass "guard: retries recorded ($(cat "$t/r1")) = disturbed storms logged" ||
+		fail "guard retries" "results $(cat "$t/r1"), log $(cat "$t/r2")"
+else
+	[ "$notes" = 2 ] && ! grep '^note_thp_storm_guard,' "$run/meta.csv" | grep -qv '\]: none (' &&
+		! grep -q ',storm_guard_' "$res" &&
+		pass "guard: no free page reporting here: none ran, no storm_guard_* rows (nothing changes)" ||
+		fail "guard off here" "$(grep '^note_thp_storm_guard,' "$run/meta.csv")"
+fi
+# Runqueue waits inside the timed touches (schedstat), context.
+awk -F, 'NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	END {
+		for (k in keys) {
+			if (!has[k, "fault_runq_wait_mean"]) continue
+			n++
+			d = v[k, "fault_both_mean"] - v[k, "fault_runq_wait_mean"] - v[k, "fault_both_mean_excl_runq"]
+			if (d < 0) d = -d
+			if (d > 1e-6 * v[k, "fault_both_mean"] || v[k, "fault_runq_wait_mean"] > v[k, "fault_both_mean"] ||
+			    v[k, "fault_runq_waited_count"] > v[k, "fault_both_count"]) { print "runq rows disagree in " k; bad = 1 }
+		}
+		if (n && n != 4) { print n " of 4 iterations with runq rows"; bad = 1 }
+		exit bad
+	}' "$res" >"$t/why" && pass "runq: fault_both_mean_excl_runq = fault_both_mean - fault_runq_wait_mean" ||
+	fail "runq rows" "$(head -3 "$t/why")"
+
+# guard=off: nothing backed, nothing checked, said in meta.csv.
+"$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p guard=off -p dir="$t/data" \
+	-i 1 -w 0 -o "$t/goff" >/dev/null 2>&1
+grep -q '^note_thp_storm_guard,.*\]: none (guard=off)' "$t/goff/meta.csv" && ! grep -q ',storm_guard_' "$t/goff/results.csv" &&
+	pass "guard=off: none ran, no storm_guard_* rows, meta.csv says so" ||
+	fail "guard=off" "$(grep guard "$t/goff/meta.csv") $(tail -1 "$t/goff/cases.csv")"
+
+# A disturbed storm is recorded as such. settle_ms holds the backed memory
+# free for 4 s before the storm: the host usually takes memory back in that
+# time, and every such attempt must be retried (logged, counted) or, after
+# the last retry, fail the case with the reason and no rows. Whether the
+# host reported anything is the kernel's counter, not the clock.
+if [ $reporting = 1 ] && [ -r $PR/reported_kib ]; then
+	"$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p settle_ms=4000 -p dir="$t/data" \
+		-i 1 -w 0 -o "$t/settle" >/dev/null 2>&1
+	rc=$?
+	logged=$(grep -c 'storm disturbed: the host took back [0-9]* KiB (reported_kib)' "$t/settle/run.log")
+	if [ $rc = 1 ]; then
+		grep -q ',fail,"storm of iteration 0 disturbed in 6 attempts, the last: the host took back [0-9]* KiB (reported_kib) during the storm' "$t/settle/cases.csv" &&
+			[ "$logged" = 5 ] && ! grep -q ',thp_storm,' "$t/settle/results.csv" 2>/dev/null &&
+			pass "guard: disturbed in every attempt: 5 retries logged, the case fails with the reason, no rows" ||
+			fail "guard disturbed" "rc=$rc logged=$logged $(tail -1 "$t/settle/cases.csv")"
+	elif [ $rc = 0 ] && [ "$logged" -gt 0 ]; then
+		[ "$(metric_vals "$t/settle/results.csv" storm_guard_retries)" = "$logged" ] &&
+			[ "$(metric_vals "$t/settle/results.csv" storm_guard_reported)" = 0 ] &&
+			pass "guard: $logged disturbed attempt(s) retried, counted in storm_guard_retries, the emitted one clean" ||
+			fail "guard retried" "logged $logged, retries $(metric_vals "$t/settle/results.csv" storm_guard_retries)"
+	else
+		skip "guard: disturbed storm" "the host reported nothing in 4 s windows (rc=$rc): nothing to record"
+	fi
+	# With --probe a disturbed storm cannot be retried (its counts cannot
+	# be discarded): the case fails at once, naming why.
+	"$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p settle_ms=4000 -p dir="$t/data" \
+		--probe do_huge_pmd_anonymous_page -i 1 -w 0 -o "$t/sprobe" >/dev/null 2>&1
+	rc=$?
+	if [ $rc = 1 ]; then
+		grep -q ',fail,"\?storm of iteration 0 disturbed: the host took back .*not retried because the --probe counts' "$t/sprobe/cases.csv" &&
+			! grep -q ',thp_storm,' "$t/sprobe/results.csv" 2>/dev/null &&
+			pass "guard with --probe: a disturbed storm fails the case at once, no rows" ||
+			fail "guard --probe" "$(tail -1 "$t/sprobe/cases.csv")"
+	else
+		skip "guard with --probe" "rc=$rc: the host reported nothing in the window"
+	fi
+else
+	skip "guard: disturbed storm" "no free page reporting counter (reported_kib) on this kernel"
+fi
+
 # madvise=0 in madvise mode: the kernel must not give one huge page, so
 # the storm measures base-page faults only: a failed precondition. The case
 # fails with the reason (THPeligible 0, no large folio) and emits nothing.
