@@ -41,6 +41,7 @@
 #include "migrate_common.h"
 
 #define CHUNK_PAGES 16		/* mlock granularity: 64 KiB of 4 KiB pages */
+#define FILLER_PAGES 3		/* compact: filler pages faulted per region page */
 #define COMPACT "/proc/sys/vm/compact_memory"
 #define UNEVICTABLE_ALLOWED "/proc/sys/vm/compact_unevictable_allowed"
 #define STAT_REFRESH "/proc/sys/vm/stat_refresh"
@@ -71,6 +72,7 @@ struct mlock_snap {
 
 struct mix_region {
 	char *buf;
+	char *old;		/* compact: the last iteration's, while rebuilding */
 	size_t len;
 	unsigned long npages;
 	void **pages;
@@ -107,6 +109,7 @@ struct mix_state {
 	long long rounds_done;
 	bool stop, bad;
 	uint64_t check_ns;
+	bool fresh;		/* compact: regions built and not yet compacted */
 	struct mlock_snap base, last;
 	char why[512];
 };
@@ -260,6 +263,11 @@ static int mix_probe(struct mm_ctx *ctx)
 	if (avail_kb > 0 && total_mb > (unsigned long long)avail_kb / 2048)
 		return mm_fail(ctx, "threads x size_mb = %llu MiB is more than half of MemAvailable (%lld MiB)",
 			       total_mb, avail_kb >> 10);
+	/* compact: each region is built between FILLER_PAGES times its size */
+	if (!strcmp(mm_param_str(ctx->c, "trigger"), "compact") && avail_kb > 0 &&
+	    total_mb * (1 + FILLER_PAGES) > (unsigned long long)avail_kb / 2048)
+		return mm_fail(ctx, "trigger=compact: threads x size_mb x %d = %llu MiB (the regions and the filler they are built between) is more than half of MemAvailable (%lld MiB)",
+			       1 + FILLER_PAGES, total_mb * (1 + FILLER_PAGES), avail_kb >> 10);
 	ret = probe_mlock(ctx, threads, len, (int)mm_param_int(ctx->c, "mlock_pct"));
 	if (ret != MM_PASS)
 		return ret;
@@ -456,32 +464,68 @@ static int region_mlock(struct mix_region *r, size_t pg, int pct)
 	return 0;
 }
 
+/*
+ * trigger=compact: compact_memory moves what its migrate scanner meets
+ * between the zone start and the free scanner coming down from the zone
+ * end, and only out of pageblocks that are partly used. Pages allocated
+ * on a machine with most memory free land anywhere, often in blocks the
+ * last compaction packed near the zone end, where the next one finds
+ * nothing to move. So each iteration builds the regions afresh, every
+ * region page faulted between FILLER_PAGES pages of a filler mapping that
+ * is then unmapped: the regions sit in pageblocks three quarters free,
+ * spread over the zone, and the scanners meet them.
+ */
+/* Map the region (and, for compaction, interleave it with a filler). */
+static int region_map(struct mm_ctx *ctx, struct mix_state *s,
+		      struct mix_region *r, int pct)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), flen = r->len * FILLER_PAGES;
+	char *fill = NULL;
+	int ret;
+
+	r->buf = mmap(NULL, r->len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->buf == MAP_FAILED) {
+		r->buf = NULL;
+		return mm_err(ctx, "mmap of %zu MiB", r->len >> 20);
+	}
+	/* Base pages: one migration, and before 6.7 one drain, per page. */
+	if (madvise(r->buf, r->len, MADV_NOHUGEPAGE) < 0)
+		return mm_err(ctx, "madvise(MADV_NOHUGEPAGE)");
+	if (!s->compact && mbind(r->buf, r->len, MPOL_BIND, s->settle->maskp,
+				 s->settle->size + 1, 0) < 0)
+		return mm_err(ctx, "mbind(MPOL_BIND, node %d)", s->from);
+	if (s->compact) {
+		fill = mmap(NULL, flen, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (fill == MAP_FAILED)
+			return mm_err(ctx, "mmap of the %zu MiB filler", flen >> 20);
+		madvise(fill, flen, MADV_NOHUGEPAGE);
+		for (unsigned long i = 0; i < r->npages; i++) {
+			for (size_t k = 0; k < FILLER_PAGES; k++)
+				fill[(i * FILLER_PAGES + k) * pg] = 1;
+			r->buf[i * pg] = 0x5a;
+		}
+		munmap(fill, flen);
+	}
+	memset(r->buf, 0x5a, r->len);
+	ret = region_mlock(r, pg, pct);
+	if (ret < 0) {
+		errno = -ret;
+		return mm_err(ctx, "mlock of %d%% of %zu MiB", pct, r->len >> 20);
+	}
+	return MM_PASS;
+}
+
 static int region_setup(struct mm_ctx *ctx, struct mix_state *s,
 			struct mix_region *r, size_t len, int pct)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	int ret;
 
 	r->len = len;
 	r->npages = len / pg;
-	r->buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (r->buf == MAP_FAILED) {
-		r->buf = NULL;
-		return mm_err(ctx, "mmap of %zu MiB", len >> 20);
-	}
-	/* Base pages: one migration, and before 6.7 one drain, per page. */
-	if (madvise(r->buf, len, MADV_NOHUGEPAGE) < 0)
-		return mm_err(ctx, "madvise(MADV_NOHUGEPAGE)");
-	if (!s->compact && mbind(r->buf, len, MPOL_BIND, s->settle->maskp,
-				 s->settle->size + 1, 0) < 0)
-		return mm_err(ctx, "mbind(MPOL_BIND, node %d)", s->from);
-	memset(r->buf, 0x5a, len);
-	ret = region_mlock(r, pg, pct);
-	if (ret < 0) {
-		errno = -ret;
-		return mm_err(ctx, "mlock of %d%% of %zu MiB", pct, len >> 20);
-	}
+	if (region_map(ctx, s, r, pct) != MM_PASS)
+		return MM_FAIL;
 	r->pages = calloc(r->npages, sizeof(*r->pages));
 	r->status = calloc(r->npages, sizeof(int));
 	r->prev = calloc(r->npages, sizeof(int));
@@ -583,11 +627,58 @@ static int open_views(struct mm_ctx *ctx, struct mix_state *s)
 	return MM_PASS;
 }
 
+/* After mlock and before any migration: the spread is what was asked. */
+static int regions_locked(struct mm_ctx *ctx, struct mix_state *s)
+{
+	struct mlock_snap m;
+
+	if (mlock_snap(s, &m) < 0)
+		return mm_err(ctx, "reading VmLck, nr_mlock, Unevictable and page flags");
+	if ((size_t)m.vmlck_kb != s->locked_bytes >> 10 || m.lost > 0 || m.stray > 0)
+		return mm_fail(ctx, "after mlock and before any migration: VmLck %lld kB for %zu kB locked, %lld pages not mlocked, %lld mlocked by mistake",
+			       m.vmlck_kb, s->locked_bytes >> 10, m.lost, m.stray);
+	return MM_PASS;
+}
+
+/*
+ * trigger=compact, every iteration after the first: the last compaction
+ * left the regions packed where the next would not move them; build them
+ * again between filler pages (see region_map), outside the measured phase.
+ */
+static int regions_rebuild(struct mm_ctx *ctx, struct mix_state *s)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	int ret = MM_PASS;
+
+	/*
+	 * The new regions are built while the old ones still hold their
+	 * pages: freed first, those pages (where the last compaction packed
+	 * them) would be the first the new regions get back. Freed after,
+	 * they are free targets up there for the next compaction.
+	 */
+	for (int i = 0; i < s->n && ret == MM_PASS; i++) {
+		struct mix_region *r = &s->r[i];
+
+		r->old = r->buf;
+		r->buf = NULL;
+		ret = region_map(ctx, s, r, s->pct);
+		for (unsigned long k = 0; ret == MM_PASS && k < r->npages; k++)
+			r->pages[k] = r->buf + k * pg;
+	}
+	for (int i = 0; i < s->n; i++) {
+		if (s->r[i].old)
+			munmap(s->r[i].old, s->r[i].len);
+		s->r[i].old = NULL;
+	}
+	if (ret != MM_PASS || regions_placed(ctx, s) != MM_PASS)
+		return MM_FAIL;
+	return regions_locked(ctx, s);
+}
+
 static int mix_prepare(struct mm_ctx *ctx)
 {
 	struct mix_state *s = calloc(1, sizeof(*s));
 	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
-	struct mlock_snap m;
 
 	if (!s)
 		return mm_err(ctx, "calloc");
@@ -610,17 +701,16 @@ static int mix_prepare(struct mm_ctx *ctx)
 	for (int i = 0; i < s->n; i++)
 		if (region_setup(ctx, s, &s->r[i], len, s->pct) != MM_PASS)
 			return MM_FAIL;
+	/* Not on the pages the last case (or process) freed: see the rebuild. */
+	if (s->compact && regions_rebuild(ctx, s) != MM_PASS)
+		return MM_FAIL;
 	if (regions_placed(ctx, s) != MM_PASS)
 		return MM_FAIL;
 	if (pthread_barrier_init(&s->bar, NULL, (unsigned int)s->n) != 0)
 		return mm_fail(ctx, "pthread_barrier_init failed");
 	s->bar_ok = true;
-	if (mlock_snap(s, &m) < 0)
-		return mm_err(ctx, "reading VmLck, nr_mlock, Unevictable and page flags");
-	if ((size_t)m.vmlck_kb != s->locked_bytes >> 10 || m.lost > 0 || m.stray > 0)
-		return mm_fail(ctx, "after mlock and before any migration: VmLck %lld kB for %zu kB locked, %lld pages not mlocked, %lld mlocked by mistake",
-			       m.vmlck_kb, s->locked_bytes >> 10, m.lost, m.stray);
-	return MM_PASS;
+	s->fresh = true;
+	return regions_locked(ctx, s);
 }
 
 /* ---------------------------------------------------------------- tasks */
@@ -934,6 +1024,9 @@ static int mix_run(struct mm_ctx *ctx)
 	uint64_t own;
 	int ret;
 
+	if (s->compact && !s->fresh && regions_rebuild(ctx, s) != MM_PASS)
+		return MM_FAIL;
+	s->fresh = false;
 	reset_round_state(s);
 	if (mlock_snap(s, &s->base) < 0)
 		return mm_err(ctx, "reading VmLck, nr_mlock and Unevictable");
@@ -949,14 +1042,12 @@ static int mix_run(struct mm_ctx *ctx)
 	}
 	migrated = migrated_pages(s, team, &ph, &own);
 	/*
-	 * Compaction moves what its scanners meet: on a machine with most
-	 * memory free it may move none of the regions' pages (once a zone is
-	 * compact, the next compact_memory finds nothing below its free
-	 * scanner), and then the path under test (migrating mlocked and
-	 * unlocked pages of this process) did not run. That is the
-	 * precondition of the iteration; it does not come back by trying
-	 * again, so the case fails with the reason before anything of the
-	 * iteration, probe counts included, is emitted.
+	 * Compaction moves what its scanners meet. The regions are built in
+	 * fragmented pageblocks for it (region_map), but if it still moved
+	 * none of their pages the path under test (migrating mlocked and
+	 * unlocked pages of this process) did not run: the iteration's
+	 * precondition failed, and the case fails with the reason before
+	 * anything of the iteration, probe counts included, is emitted.
 	 */
 	if (s->compact && !own) {
 		mm_team_free(team);
