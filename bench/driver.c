@@ -30,6 +30,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "profile.h"
 
 /* Shared with the child: why it skipped or failed. */
 struct child_report {
@@ -216,11 +217,13 @@ static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
 	if (ret == MM_PASS && wl->prepare)
 		ret = wl->prepare(ctx);
 	if (ret == MM_PASS && !mm_csv_error(NULL, 0)) {
+		mm_profile_case_begin(ctx);
 		ret = run_iterations(ctx, o->warmups, true);
 		if (ret == MM_PASS)
 			ret = run_iterations(ctx, o->iterations, false);
 		if (wl->cleanup)
 			wl->cleanup(ctx);
+		mm_profile_case_end(ctx);
 	}
 	mm_csv_sync();
 	if (mm_csv_error(werr, sizeof(werr))) {
@@ -413,6 +416,7 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 		mm_logf("mmbench: some settings could not be restored; see above");
 	rm_rf(scratch);
 	mm_probe_after_case((long)pid);
+	mm_profile_after_case((long)pid);
 	mm_stop_point("case-end");
 
 	if (timed_out) {

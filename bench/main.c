@@ -17,6 +17,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "profile.h"
 
 #define MAX_META 64
 #define MAX_LINES 256
@@ -43,6 +44,14 @@ static void usage(FILE *f)
 	      "      --timeout SEC    per-case time limit (default 900)\n"
 	      "      --probe F[,F]    count calls of kernel functions in the\n"
 	      "                       measured phase (tracefs kprobes; root)\n"
+	      "      --profile[=callgraph]  system-wide perf samples of the measured\n"
+	      "                       phase: per iteration, each symbol's share\n"
+	      "                       (profile.csv) and the raw data (profile/)\n"
+	      "      --profile-freq HZ   sampling frequency (default 997)\n"
+	      "      --profile-cap SIZE  raw data kept per case, bytes or K/M/G\n"
+	      "                       (default 64M)\n"
+	      "      --profile-kallsyms FILE  kernel symbols (System.map) instead\n"
+	      "                       of /proc/kallsyms\n"
 	      "      --set PATH=VAL   set a sysfs/procfs knob for every case; the\n"
 	      "                       original is journalled and restored\n"
 	      "      --meta KEY=VAL   add or override a fact in meta.csv\n"
@@ -246,7 +255,8 @@ static int check_meta(const char *arg)
 }
 
 enum { OPT_ROOT = 256, OPT_LABEL, OPT_TIMEOUT, OPT_PROBE, OPT_META, OPT_MIRROR,
-       OPT_SET, OPT_DRY_RUN };
+       OPT_SET, OPT_DRY_RUN, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_CAP,
+       OPT_PROFILE_KALLSYMS };
 
 static const struct option long_opts[] = {
 	{ "iterations", required_argument, NULL, 'i' },
@@ -261,6 +271,10 @@ static const struct option long_opts[] = {
 	{ "mirror", required_argument, NULL, OPT_MIRROR },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "profile", optional_argument, NULL, OPT_PROFILE },
+	{ "profile-freq", required_argument, NULL, OPT_PROFILE_FREQ },
+	{ "profile-cap", required_argument, NULL, OPT_PROFILE_CAP },
+	{ "profile-kallsyms", required_argument, NULL, OPT_PROFILE_KALLSYMS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -342,6 +356,22 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 				if (mm_probe_set(optarg) < 0)
 					return -1;
 				ro->probe = optarg;
+				break;
+			case OPT_PROFILE:
+				if (mm_profile_set(optarg) < 0)
+					return -1;
+				break;
+			case OPT_PROFILE_FREQ:
+				if (mm_profile_set_freq(optarg) < 0)
+					return -1;
+				break;
+			case OPT_PROFILE_CAP:
+				if (mm_profile_set_cap(optarg) < 0)
+					return -1;
+				break;
+			case OPT_PROFILE_KALLSYMS:
+				if (mm_profile_set_kallsyms(optarg) < 0)
+					return -1;
 				break;
 			case OPT_TIMEOUT:
 				if (parse_count("--timeout", optarg, 1, 86400 * 7, &v) < 0)

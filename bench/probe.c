@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "profile.h"
 
 #define MAX_FUNCS 16
 #define FUNC_LEN 96
@@ -521,7 +522,7 @@ void mm_measure_begin(struct mm_ctx *ctx)
 	int ret;
 
 	if (pr.n == 0)
-		return;
+		goto profile;
 	if (!pr.setup_done)
 		probe_setup(ctx);
 	for (int i = 0; i < pr.n; i++) {
@@ -541,6 +542,9 @@ void mm_measure_begin(struct mm_ctx *ctx)
 		}
 		f->armed = true;
 	}
+profile:
+	/* Last: arming the probes is not part of the profile. */
+	mm_profile_begin(ctx);
 }
 
 /* Calls counted by an event's hist: hits that found or made an entry,
@@ -590,6 +594,8 @@ void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name)
 {
 	char dir[512];
 
+	/* First: reading the probes is not part of the profile. */
+	mm_profile_end(ctx);
 	for (int i = 0; i < pr.n; i++) {
 		struct probe_fn *f = &pr.f[i];
 		long long calls;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "profile.h"
 
 #ifndef MMBENCH_VERSION
 #define MMBENCH_VERSION "unknown"
@@ -65,6 +66,11 @@ static void kv(struct kv_out *o, const char *key, const char *val)
 	} else {
 		fputs(line, stdout);
 	}
+}
+
+static void kv_any(void *o, const char *key, const char *val)
+{
+	kv(o, key, val);
 }
 
 static void kv_file(struct kv_out *o, const char *key, const char *path)
@@ -253,6 +259,7 @@ int mm_sysinfo_write(const char *path, int argc, char **argv, char **extra,
 	kv_file(&o, "extfrag_threshold", "/proc/sys/vm/extfrag_threshold");
 	kv_file(&o, "zone_reclaim_mode", "/proc/sys/vm/zone_reclaim_mode");
 	swaps(&o);
+	mm_profile_facts(kv_any, &o);
 	kv(&o, "vm", "none");
 	kv(&o, "mmbench_version", MMBENCH_VERSION);
 	join_args(buf, sizeof(buf), argc, argv);

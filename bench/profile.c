@@ -1,0 +1,1516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel profiles over the measured phase (--profile[=callgraph]).
+ *
+ * Kernel path: perf_event_open(2) -> kernel/events/core.c, one sampling
+ * event per CPU, system-wide (perf record -a): cycles where the CPU has a
+ * cycles counter, else cpu-clock (PERF_COUNT_SW_CPU_CLOCK, an hrtimer per
+ * CPU: this machine and QEMU TCG guests have no counters). Samples carry
+ * CLOCK_MONOTONIC times (perf -k monotonic), the clock the windows below
+ * are taken with, so one perf.data per case holds every iteration and the
+ * windows pick each iteration's samples out of it.
+ *
+ * Life of a profile:
+ *  - the driver checks once that perf runs, that the kernel lets it sample
+ *    system-wide (a cpu-clock perf_event_open on CPU 0) and whether a
+ *    cycles counter exists; meta.csv says which event and why. Where perf
+ *    cannot sample, cases run unprofiled and every measured iteration's
+ *    row in profile_iterations.csv says why: a skip, never a failure;
+ *  - the case child starts `perf record -a -D -1 --control fd:C,A` before
+ *    its first iteration (events off) and waits for the ack of a first
+ *    command, so perf has finished setting up before any phase;
+ *  - mm_measure_begin() of a measured iteration notes the time and writes
+ *    "enable" to perf's control pipe without waiting (the phase is not
+ *    delayed; samples before perf acts on it are simply not taken);
+ *    mm_measure_end() notes the time, writes "disable" and waits for the
+ *    acks (after the phase). Only samples between the two times count;
+ *  - after the last iteration the child stops perf (SIGINT), reads the
+ *    samples with `perf script`, appends each iteration's symbol shares to
+ *    profile.csv and then the iteration's row to profile_iterations.csv
+ *    (the commit: readers take an iteration's symbol rows only when this
+ *    row says ok), and renames the raw data from its temporary name.
+ *
+ * Raw data: perf writes profile/.<workload>-<pid>.perf.data.tmp (zstd
+ * compressed by perf -z where perf has zstd), kept as
+ * profile/<workload>-<pid>.perf.data once perf has finished it. The cap
+ * (--profile-cap): no iteration starts profiling once the file holds 3/4
+ * of it, perf stops by itself at the first write past it (--max-size), and
+ * a file over the cap is not kept (its rows are). A case that is killed
+ * leaves only the temporary name, which the driver (or the next case that
+ * finds its process gone) removes.
+ *
+ * Shares: samples of the idle task (pid 0: cpu-clock keeps sampling idle
+ * CPUs, cycles does not) are counted apart (idle_samples); self_pct and
+ * children_pct are shares of the other samples of the window.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "driver.h"
+#include "profile.h"
+
+#define TOP_SYMBOLS 50		/* rows per iteration, then "[other]" */
+#define READY_TIMEOUT_MS 300000	/* perf's setup in a loaded TCG guest */
+#define ACK_TIMEOUT_MS 60000
+#define STOP_TIMEOUT_S 300	/* perf's last writes and build-ids */
+#define MAX_FRAMES 256
+
+enum pstat { ST_OK, ST_SKIPPED, ST_CAPPED, ST_INCOMPLETE, ST_LOST };
+static const char *const stat_name[] = { "ok", "skipped", "capped", "incomplete",
+					 "lost" };
+
+struct piter {
+	int iteration;
+	enum pstat status;
+	char reason[256];
+	uint64_t t0, t1;	/* first window's begin, last window's end */
+	bool windowed;		/* at least one window was closed */
+	long long total, idle;
+	long long *self, *child; /* per symbol id, nalloc long */
+	int nalloc;
+};
+
+struct window {
+	int it;			/* index into pf.it */
+	uint64_t t0, t1;
+};
+
+struct sym {
+	char *key;		/* "symbol\0dso" */
+	size_t klen;
+	unsigned long hash;
+};
+
+static struct {
+	/* options (driver) */
+	bool on, callgraph;
+	int freq;
+	unsigned long long cap;
+	char kallsyms[PATH_MAX];
+	/* run-level facts (driver, first use) */
+	bool prepared;
+	char perf[PATH_MAX];
+	char perf_version[128];
+	bool zstd;
+	char event[16];
+	char event_why[300];
+	char paranoid[16];
+	char skip_why[512];	/* perf cannot profile on this system */
+	/* per case (child) */
+	bool in_case, running, open;
+	enum pstat case_status;	/* why iterations are not profiled */
+	char case_why[256];
+	pid_t perf_pid;
+	int perf_status;	/* waitpid status once reaped */
+	bool reaped;
+	int ctl_fd, ack_fd;
+	int pending;		/* commands whose ack has not come */
+	char name[200];		/* <workload>-<pid> */
+	char tmp[4400], final[4400], log[4400];
+	uint64_t open_t0;
+	int open_it;
+	struct piter *it;
+	int nit, capit;
+	struct window *w;
+	int nw, capw;
+	/* symbols of the case */
+	struct sym *syms;
+	int nsyms, capsyms;
+	int *htab;		/* open addressing: symbol id + 1, 0 empty */
+	int hcap;
+} pf = { .freq = MM_PROFILE_DEFAULT_FREQ, .cap = MM_PROFILE_DEFAULT_CAP,
+	 .ctl_fd = -1, .ack_fd = -1 };
+
+/* ---------------------------------------------------------------- options */
+
+int mm_profile_set(const char *mode)
+{
+	if (!mode || !strcmp(mode, "flat")) {
+		pf.callgraph = false;
+	} else if (!strcmp(mode, "callgraph")) {
+		pf.callgraph = true;
+	} else if (!strcmp(mode, "none")) {
+		pf.on = false;
+		return 0;
+	} else {
+		fprintf(stderr, "mmbench: --profile=%s: expected flat, callgraph or none\n",
+			mode);
+		return -1;
+	}
+	pf.on = true;
+	return 0;
+}
+
+int mm_profile_set_freq(const char *hz)
+{
+	long long v;
+
+	if (mm_parse_decimal(hz, &v) < 0 || v < 1 || v > 100000) {
+		fprintf(stderr, "mmbench: --profile-freq: '%s' is not a number in [1, 100000]\n",
+			hz);
+		return -1;
+	}
+	pf.freq = (int)v;
+	return 0;
+}
+
+/* SIZE: decimal bytes, or with K, M or G (powers of 1024); at least 1K. */
+int mm_profile_set_cap(const char *size)
+{
+	char digits[32];
+	size_t n = strlen(size);
+	unsigned long long mul = 1;
+	long long v;
+
+	if (n > 0 && strchr("KMG", size[n - 1])) {
+		mul = size[n - 1] == 'K' ? 1ull << 10 : size[n - 1] == 'M' ? 1ull << 20 : 1ull << 30;
+		n--;
+	}
+	if (n == 0 || n >= sizeof(digits))
+		goto bad;
+	snprintf(digits, sizeof(digits), "%.*s", (int)n, size);
+	if (mm_parse_decimal(digits, &v) < 0 || v < 1 || (unsigned long long)v > (1ull << 40) / mul)
+		goto bad;
+	if ((unsigned long long)v * mul < 1024)
+		goto bad;
+	pf.cap = (unsigned long long)v * mul;
+	return 0;
+bad:
+	fprintf(stderr, "mmbench: --profile-cap: '%s' is not a size of 1K to 1024G (bytes, or a number with K, M or G)\n",
+		size);
+	return -1;
+}
+
+int mm_profile_set_kallsyms(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, R_OK) < 0) {
+		fprintf(stderr, "mmbench: --profile-kallsyms '%s': not a readable file\n", path);
+		return -1;
+	}
+	if (strlen(path) >= sizeof(pf.kallsyms)) {
+		fprintf(stderr, "mmbench: --profile-kallsyms: path too long\n");
+		return -1;
+	}
+	snprintf(pf.kallsyms, sizeof(pf.kallsyms), "%s", path);
+	return 0;
+}
+
+bool mm_profile_enabled(void)
+{
+	return pf.on;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static long sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	return syscall(SYS_perf_event_open, a, pid, cpu, -1, 0);
+}
+
+/* Open a sampling event on CPU 0 for all tasks: 0 or -errno. */
+static int probe_event(unsigned int type, unsigned long long config)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = type, .config = config, .disabled = 1,
+		.freq = 1, .sample_freq = 100, .sample_type = PERF_SAMPLE_IP,
+	};
+	long fd = sys_perf_event_open(&a, -1, 0);
+
+	if (fd < 0)
+		return -errno;
+	close((int)fd);
+	return 0;
+}
+
+/* perf from $MMBENCH_PERF, else the first `perf` in PATH. */
+static bool find_perf(void)
+{
+	const char *env = getenv("MMBENCH_PERF"), *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (env && *env) {
+		snprintf(pf.perf, sizeof(pf.perf), "%s", env);
+		return access(pf.perf, X_OK) == 0;
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+		if (len > 0 && len < sizeof(buf) - 6) {
+			snprintf(buf, sizeof(buf), "%.*s/perf", (int)len, p);
+			if (access(buf, X_OK) == 0) {
+				snprintf(pf.perf, sizeof(pf.perf), "%s", buf);
+				return true;
+			}
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	snprintf(pf.perf, sizeof(pf.perf), "perf");
+	return false;
+}
+
+/*
+ * Run argv (never through a shell) with stdout into out (NUL-terminated,
+ * cut at len) and stderr to /dev/null. Returns the wait status or -errno.
+ */
+static int run_capture(char *const argv[], char *out, size_t len)
+{
+	int p[2], st = 0;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		dup2(p[1], STDOUT_FILENO);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((n = read(p[0], out + got, len - 1 - got)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		got += (size_t)n;
+		if (got == len - 1) {
+			char sink[512];
+
+			while (read(p[0], sink, sizeof(sink)) > 0)
+				;
+			break;
+		}
+	}
+	out[got] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return st;
+}
+
+static void check_perf_runs(void)
+{
+	char out[4096], *nl;
+	char *argv[] = { pf.perf, "version", "--build-options", NULL };
+	int st;
+
+	if (!find_perf()) {
+		snprintf(pf.skip_why, sizeof(pf.skip_why),
+			 "perf not found (%s%s: Debian package linux-perf)",
+			 getenv("MMBENCH_PERF") && *getenv("MMBENCH_PERF") ?
+			 "MMBENCH_PERF=" : "no perf in PATH", getenv("MMBENCH_PERF") &&
+			 *getenv("MMBENCH_PERF") ? pf.perf : "");
+		return;
+	}
+	st = run_capture(argv, out, sizeof(out));
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
+	    strncmp(out, "perf version ", 13)) {
+		snprintf(pf.skip_why, sizeof(pf.skip_why), "%s does not run as perf (`perf version` %s %d)",
+			 pf.perf, st < 0 ? "failed:" : WIFEXITED(st) ? "exited" : "killed by signal",
+			 st < 0 ? -st : WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return;
+	}
+	nl = strchr(out, '\n');
+	snprintf(pf.perf_version, sizeof(pf.perf_version), "%.*s",
+		 nl ? (int)(nl - out) : (int)strlen(out), out);
+	/* "                  zstd: [ on  ]  # HAVE_ZSTD_SUPPORT" */
+	pf.zstd = strstr(out, "zstd: [ on") != NULL;
+}
+
+static void check_kernel(void)
+{
+	int e;
+
+	if (mm_read_file("/proc/sys/kernel/perf_event_paranoid", pf.paranoid,
+			 sizeof(pf.paranoid)) < 0) {
+		snprintf(pf.paranoid, sizeof(pf.paranoid), "absent");
+		snprintf(pf.skip_why, sizeof(pf.skip_why),
+			 "this kernel has no perf events (no /proc/sys/kernel/perf_event_paranoid: CONFIG_PERF_EVENTS off)");
+		return;
+	}
+	e = probe_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	if (e == -EACCES || e == -EPERM) {
+		snprintf(pf.skip_why, sizeof(pf.skip_why),
+			 "the kernel refuses system-wide sampling: perf_event_open(cpu-clock, all tasks, CPU 0): %s "
+			 "(kernel.perf_event_paranoid=%s; it needs root, CAP_PERFMON, or perf_event_paranoid <= 0)",
+			 strerror(-e), pf.paranoid);
+		return;
+	}
+	if (e < 0) {
+		snprintf(pf.skip_why, sizeof(pf.skip_why),
+			 "no usable perf events: perf_event_open(cpu-clock, all tasks, CPU 0): %s",
+			 strerror(-e));
+		return;
+	}
+	e = probe_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	if (e == 0) {
+		snprintf(pf.event, sizeof(pf.event), "cycles");
+		snprintf(pf.event_why, sizeof(pf.event_why), "hardware cycles counter");
+	} else {
+		snprintf(pf.event, sizeof(pf.event), "cpu-clock");
+		snprintf(pf.event_why, sizeof(pf.event_why),
+			 "software clock: no hardware cycles counter here (perf_event_open PERF_COUNT_HW_CPU_CYCLES: %s)",
+			 strerror(-e));
+	}
+}
+
+/* Once per process tree: in the driver before the first case. */
+static void prepare(void)
+{
+	if (pf.prepared)
+		return;
+	pf.prepared = true;
+	snprintf(pf.event, sizeof(pf.event), "none");
+	check_perf_runs();
+	if (!pf.skip_why[0])
+		check_kernel();
+	else if (mm_read_file("/proc/sys/kernel/perf_event_paranoid", pf.paranoid,
+			      sizeof(pf.paranoid)) < 0)
+		snprintf(pf.paranoid, sizeof(pf.paranoid), "absent");
+	if (pf.skip_why[0]) {
+		snprintf(pf.event, sizeof(pf.event), "none");
+		mm_logf("mmbench: --profile skipped: %s", pf.skip_why);
+	}
+}
+
+void mm_profile_facts(void (*kv)(void *o, const char *key, const char *val), void *o)
+{
+	char buf[PATH_MAX + 200];
+
+	if (!pf.on)
+		return;
+	prepare();
+	kv(o, "profile", pf.callgraph ? "callgraph" : "flat");
+	kv(o, "profile_event", pf.event);
+	kv(o, "profile_event_why", pf.skip_why[0] ? "profiling skipped" : pf.event_why);
+	snprintf(buf, sizeof(buf), "%d", pf.freq);
+	kv(o, "profile_freq_hz", buf);
+	snprintf(buf, sizeof(buf), "%llu", pf.cap);
+	kv(o, "profile_cap_bytes", buf);
+	snprintf(buf, sizeof(buf), "%s%s%s%s", pf.perf, pf.perf_version[0] ? " (" : "",
+		 pf.perf_version, pf.perf_version[0] ? ")" : "");
+	kv(o, "profile_perf", buf);
+	kv(o, "profile_compression", pf.zstd ? "zstd (perf -z)" : "none (perf without zstd)");
+	kv(o, "perf_event_paranoid", pf.paranoid[0] ? pf.paranoid : "unknown");
+	kv(o, "profile_kallsyms", pf.kallsyms[0] ? pf.kallsyms : "/proc/kallsyms");
+	snprintf(buf, sizeof(buf), "%s%s", pf.skip_why[0] ? "skipped: " : "ok",
+		 pf.skip_why);
+	kv(o, "profile_status", buf);
+}
+
+/* ---------------------------------------------------------------- iterations */
+
+static struct piter *iter_get(int iteration)
+{
+	struct piter *p;
+
+	for (int i = pf.nit - 1; i >= 0; i--)
+		if (pf.it[i].iteration == iteration)
+			return &pf.it[i];
+	if (pf.nit == pf.capit) {
+		int cap = pf.capit ? pf.capit * 2 : 16;
+
+		p = realloc(pf.it, (size_t)cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		pf.it = p;
+		pf.capit = cap;
+	}
+	p = &pf.it[pf.nit++];
+	memset(p, 0, sizeof(*p));
+	p->iteration = iteration;
+	return p;
+}
+
+static void mark(struct piter *p, enum pstat st, const char *why)
+{
+	if (p->status != ST_OK)
+		return;		/* the first reason stays */
+	p->status = st;
+	snprintf(p->reason, sizeof(p->reason), "%s", why);
+}
+
+/* ---------------------------------------------------------------- perf control */
+
+/* The last non-empty lines of perf's stderr, for a reason. */
+static void perf_log_tail(char *buf, size_t len)
+{
+	char line[512], last[2][512] = { "", "" };
+	FILE *f = fopen(pf.log, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || !strncmp(line, "[ perf record: Woken up", 23) ||
+		    !strncmp(line, "[ perf record: Captured", 23))
+			continue;
+		snprintf(last[0], sizeof(last[0]), "%s", last[1]);
+		snprintf(last[1], sizeof(last[1]), "%s", line);
+	}
+	fclose(f);
+	snprintf(buf, len, "%s%s%s", last[0], last[0][0] ? " " : "", last[1]);
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			*c = ' ';
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) < 0 ? -1 : (long long)st.st_size;
+}
+
+static void perf_reap(bool block)
+{
+	int st;
+	pid_t r;
+
+	if (pf.reaped || pf.perf_pid <= 0)
+		return;
+	do
+		r = waitpid(pf.perf_pid, &st, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == pf.perf_pid) {
+		pf.reaped = true;
+		pf.perf_status = st;
+		pf.running = false;
+	}
+}
+
+/* Why perf is gone: its own words, or the cap it stopped at. */
+static void perf_gone_why(char *buf, size_t len)
+{
+	char tail[600];
+	long long sz = file_size(pf.tmp);
+
+	perf_log_tail(tail, sizeof(tail));
+	if (strstr(tail, "size limit reached") || (sz >= 0 && (unsigned long long)sz >= pf.cap))
+		snprintf(buf, len, "perf stopped: its output reached the cap (--profile-cap %llu bytes)",
+			 pf.cap);
+	else if (pf.reaped && WIFSIGNALED(pf.perf_status))
+		snprintf(buf, len, "perf was killed by signal %d%s%s", WTERMSIG(pf.perf_status),
+			 tail[0] ? ": " : "", tail);
+	else
+		snprintf(buf, len, "perf exited%s%s", tail[0] ? ": " : "", tail);
+}
+
+static int ctl_send(const char *cmd)
+{
+	size_t n = strlen(cmd);
+	ssize_t w;
+
+	do
+		w = write(pf.ctl_fd, cmd, n);
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)n)
+		return w < 0 ? -errno : -EIO;
+	pf.pending++;
+	return 0;
+}
+
+/*
+ * Wait until every command sent has its "ack\n" (one newline each). 0, or
+ * -EPIPE when perf closed the pipe (exited), -ETIMEDOUT.
+ */
+static int ack_wait(int timeout_ms)
+{
+	uint64_t deadline = mm_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	char buf[256];
+
+	while (pf.pending > 0) {
+		struct pollfd p = { .fd = pf.ack_fd, .events = POLLIN };
+		uint64_t now = mm_now_ns();
+		ssize_t n;
+		int r;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, (int)((deadline - now) / 1000000ull) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		n = read(pf.ack_fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		for (ssize_t i = 0; i < n; i++)
+			pf.pending -= buf[i] == '\n';
+	}
+	return 0;
+}
+
+static void fd_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* The child side of the fork: perf record, dying with the case. */
+static void perf_exec(char **argv, int ctl, int ack, pid_t parent)
+{
+	int log = open(pf.log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	/* SIGTERM, not SIGKILL: perf then finishes its file (a temp name). */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+		_exit(126);
+	if (log >= 0) {
+		dup2(log, STDOUT_FILENO);
+		dup2(log, STDERR_FILENO);
+	}
+	if (null >= 0)
+		dup2(null, STDIN_FILENO);
+	/* The two pipe ends perf is told about survive exec; nothing else. */
+	fcntl(ctl, F_SETFD, 0);
+	fcntl(ack, F_SETFD, 0);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+static int perf_start(char *why, size_t len)
+{
+	char freq[16], control[64], maxsz[32];
+	char *argv[32];
+	int ctl[2], ack[2], n = 0, e;
+	pid_t parent = getpid();
+
+	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(ack, O_CLOEXEC) < 0) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(freq, sizeof(freq), "%d", pf.freq);
+	snprintf(control, sizeof(control), "fd:%d,%d", ctl[0], ack[1]);
+	snprintf(maxsz, sizeof(maxsz), "%lluB", pf.cap);
+	argv[n++] = pf.perf;
+	argv[n++] = "record";
+	argv[n++] = "-a";
+	argv[n++] = "-e";
+	argv[n++] = pf.event;
+	argv[n++] = "-F";
+	argv[n++] = freq;
+	if (pf.callgraph)
+		argv[n++] = "-g";
+	argv[n++] = "-k";
+	argv[n++] = "monotonic";
+	argv[n++] = "-D";
+	argv[n++] = "-1";
+	argv[n++] = "--control";
+	argv[n++] = control;
+	argv[n++] = "-N";	/* no build-id cache under $HOME: the run dir only */
+	if (pf.zstd)
+		argv[n++] = "-z";
+	argv[n++] = "--max-size";
+	argv[n++] = maxsz;
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = pf.tmp;
+	argv[n] = NULL;
+	fflush(NULL);
+	pf.perf_pid = fork();
+	if (pf.perf_pid == 0)
+		perf_exec(argv, ctl[0], ack[1], parent);
+	e = errno;
+	close(ctl[0]);
+	close(ack[1]);
+	pf.ctl_fd = ctl[1];
+	pf.ack_fd = ack[0];
+	if (pf.perf_pid < 0) {
+		snprintf(why, len, "fork: %s", strerror(e));
+		fd_close(&pf.ctl_fd);
+		fd_close(&pf.ack_fd);
+		return -1;
+	}
+	pf.running = true;
+	pf.reaped = false;
+	pf.pending = 0;
+	/* Events are off (-D -1); the ack of this command says perf is set up. */
+	if (ctl_send("disable\n") < 0 || (e = ack_wait(READY_TIMEOUT_MS)) < 0) {
+		if (e == -ETIMEDOUT) {
+			kill(pf.perf_pid, SIGKILL);
+			perf_reap(true);
+			snprintf(why, len, "perf was not ready after %d s", READY_TIMEOUT_MS / 1000);
+		} else {
+			perf_reap(true);
+			perf_gone_why(why, len);
+		}
+		return -1;
+	}
+	fcntl(pf.ctl_fd, F_SETFL, O_NONBLOCK);
+	fcntl(pf.ack_fd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* SIGINT: perf finishes the file and exits. 0 when it did so cleanly. */
+static int perf_stop(char *why, size_t len)
+{
+	if (!pf.reaped && pf.perf_pid > 0) {
+		kill(pf.perf_pid, SIGINT);
+		for (int i = 0; i < STOP_TIMEOUT_S * 10 && !pf.reaped; i++) {
+			perf_reap(false);
+			if (!pf.reaped)
+				usleep(100000);
+		}
+		if (!pf.reaped) {
+			kill(pf.perf_pid, SIGKILL);
+			perf_reap(true);
+			snprintf(why, len, "perf did not finish its file within %d s", STOP_TIMEOUT_S);
+			return -1;
+		}
+	}
+	fd_close(&pf.ctl_fd);
+	fd_close(&pf.ack_fd);
+	pf.running = false;
+	/* perf record finishes its file, then dies of the SIGINT it got. */
+	if ((WIFSIGNALED(pf.perf_status) && WTERMSIG(pf.perf_status) != SIGINT) ||
+	    (WIFEXITED(pf.perf_status) && WEXITSTATUS(pf.perf_status) != 0)) {
+		perf_gone_why(why, len);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- files */
+
+static void profile_dir(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/profile", mm_run.dir);
+}
+
+/* ".<workload>-<pid>.perf.data.tmp" and ".log.tmp": pid, if its process is gone. */
+static bool stale_tmp(const char *name, long only_pid)
+{
+	const char *dash, *dot;
+	char *end;
+	long pid;
+
+	if (name[0] != '.' || strlen(name) < 5 || strcmp(name + strlen(name) - 4, ".tmp"))
+		return false;
+	dot = strstr(name, ".perf.");
+	if (!dot)
+		return false;
+	for (dash = dot; dash > name && dash[-1] != '-'; dash--)
+		;
+	if (dash == name)
+		return false;
+	errno = 0;
+	pid = strtol(dash, &end, 10);
+	if (errno || end != dot || pid <= 0)
+		return false;
+	if (only_pid > 0)
+		return pid == only_pid;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+static void remove_tmp(long only_pid)
+{
+	char dir[4200], path[4500];
+	struct dirent *de;
+	DIR *d;
+
+	profile_dir(dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (stale_tmp(de->d_name, only_pid)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	closedir(d);
+}
+
+void mm_profile_after_case(long pid)
+{
+	if (pf.on && mm_run.dir[0])
+		remove_tmp(pid);
+}
+
+static int sync_path(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The finished perf.data under its own name: synced, renamed, dir synced. */
+static int keep_raw(char *why, size_t len)
+{
+	char dir[4200];
+	long long sz = file_size(pf.tmp);
+	int ret;
+
+	if (sz < 0) {
+		snprintf(why, len, "raw data not kept: %s", strerror(errno));
+		return -1;
+	}
+	if ((unsigned long long)sz > pf.cap) {
+		snprintf(why, len, "raw data not kept: %lld bytes, over the cap of %llu (--profile-cap)",
+			 sz, pf.cap);
+		unlink(pf.tmp);
+		return -1;
+	}
+	ret = sync_path(pf.tmp, O_RDONLY);
+	if (ret == 0 && rename(pf.tmp, pf.final) < 0)
+		ret = -errno;
+	profile_dir(dir, sizeof(dir));
+	if (ret == 0)
+		ret = sync_path(dir, O_RDONLY | O_DIRECTORY);
+	if (ret < 0) {
+		snprintf(why, len, "raw data not kept: %s", strerror(-ret));
+		unlink(pf.tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- symbols */
+
+static unsigned long hash_key(const char *k, size_t n)
+{
+	unsigned long h = 1469598103934665603ul;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)k[i]) * 1099511628211ul;
+	return h;
+}
+
+static int sym_rehash(int cap)
+{
+	int *t = calloc((size_t)cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (int i = 0; i < pf.nsyms; i++) {
+		size_t h = pf.syms[i].hash & (size_t)(cap - 1);
+
+		while (t[h])
+			h = (h + 1) & (size_t)(cap - 1);
+		t[h] = i + 1;
+	}
+	free(pf.htab);
+	pf.htab = t;
+	pf.hcap = cap;
+	return 0;
+}
+
+/* The id of symbol+dso, added when new; -1 out of memory. */
+static int sym_id(const char *sym, size_t sl, const char *dso, size_t dl)
+{
+	char key[1024];
+	size_t n, h;
+	unsigned long hv;
+
+	sl = sl > 600 ? 600 : sl;
+	dl = dl > 400 ? 400 : dl;
+	memcpy(key, sym, sl);
+	key[sl] = '\0';
+	memcpy(key + sl + 1, dso, dl);
+	n = sl + 1 + dl;
+	hv = hash_key(key, n);
+	if (pf.hcap == 0 && sym_rehash(1024) < 0)
+		return -1;
+	for (h = hv & (size_t)(pf.hcap - 1); pf.htab[h]; h = (h + 1) & (size_t)(pf.hcap - 1)) {
+		struct sym *s = &pf.syms[pf.htab[h] - 1];
+
+		if (s->hash == hv && s->klen == n && !memcmp(s->key, key, n))
+			return pf.htab[h] - 1;
+	}
+	if (pf.nsyms == pf.capsyms) {
+		int cap = pf.capsyms ? pf.capsyms * 2 : 256;
+		struct sym *s = realloc(pf.syms, (size_t)cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		pf.syms = s;
+		pf.capsyms = cap;
+	}
+	pf.syms[pf.nsyms].key = malloc(n + 1);
+	if (!pf.syms[pf.nsyms].key)
+		return -1;
+	memcpy(pf.syms[pf.nsyms].key, key, n);
+	pf.syms[pf.nsyms].key[n] = '\0';
+	pf.syms[pf.nsyms].klen = n;
+	pf.syms[pf.nsyms].hash = hv;
+	pf.htab[h] = ++pf.nsyms;
+	if (pf.nsyms * 2 > pf.hcap && sym_rehash(pf.hcap * 2) < 0)
+		return -1;
+	return pf.nsyms - 1;
+}
+
+static int iter_count(struct piter *p, int id, bool self, bool child)
+{
+	if (id >= p->nalloc) {
+		int n = id + 256;
+		long long *a = realloc(p->self, (size_t)n * sizeof(*a));
+		long long *b;
+
+		if (!a)
+			return -1;
+		p->self = a;
+		b = realloc(p->child, (size_t)n * sizeof(*b));
+		if (!b)
+			return -1;
+		p->child = b;
+		memset(p->self + p->nalloc, 0, (size_t)(n - p->nalloc) * sizeof(*a));
+		memset(p->child + p->nalloc, 0, (size_t)(n - p->nalloc) * sizeof(*b));
+		p->nalloc = n;
+	}
+	p->self[id] += self;
+	p->child[id] += child;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- perf script */
+
+struct sample {
+	long pid;
+	uint64_t t;
+	int frames[MAX_FRAMES];
+	int nframes;
+	bool active;
+};
+
+/* The window holding time t (windows are in time order), or NULL. */
+static struct window *window_at(uint64_t t)
+{
+	int lo = 0, hi = pf.nw - 1, best = -1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (pf.w[mid].t0 <= t) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best >= 0 && t <= pf.w[best].t1 ? &pf.w[best] : NULL;
+}
+
+static void sample_done(struct sample *s, long long *outside)
+{
+	struct window *w;
+	struct piter *p;
+
+	if (!s->active)
+		return;
+	s->active = false;
+	w = window_at(s->t);
+	if (!w) {
+		++*outside;
+		return;
+	}
+	p = &pf.it[w->it];
+	if (s->pid == 0) {
+		p->idle++;
+		return;
+	}
+	if (s->nframes == 0)
+		return;
+	p->total++;
+	iter_count(p, s->frames[0], true, false);
+	if (!pf.callgraph)
+		return;
+	for (int i = 0; i < s->nframes; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = s->frames[j] == s->frames[i];
+		if (!seen)
+			iter_count(p, s->frames[i], false, true);
+	}
+}
+
+/* "ffffffff81234567 sym (dso)": the symbol's id, -1 if not a frame. */
+static int parse_frame(char *s)
+{
+	char *sym, *end, *open;
+	int depth = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	if (end == s || end[-1] != ')')
+		return -1;
+	sym = s + strspn(s, "0123456789abcdef");
+	if (sym == s || *sym != ' ')
+		return -1;
+	while (*sym == ' ')
+		sym++;
+	/* the dso is the balanced (...) group that ends the line */
+	for (open = end - 1; open >= sym; open--) {
+		depth += *open == ')';
+		depth -= *open == '(';
+		if (depth == 0)
+			break;
+	}
+	if (open < sym)
+		return -1;
+	end[-1] = '\0';
+	{
+		char *se = open;
+
+		while (se > sym && se[-1] == ' ')
+			se--;
+		if (se == sym)
+			return sym_id("[unknown]", 9, open + 1, strlen(open + 1));
+		return sym_id(sym, (size_t)(se - sym), open + 1, strlen(open + 1));
+	}
+}
+
+/* "  PID  SECONDS.NANOSECONDS: [frame]": true for a sample's first line. */
+static bool parse_header(char *line, long *pid, uint64_t *t, char **rest)
+{
+	char *p = line, *end;
+	unsigned long long sec, ns = 0;
+	int digits = 0;
+
+	errno = 0;
+	*pid = strtol(p, &end, 10);
+	if (end == p || errno)
+		return false;
+	p = end;
+	while (*p == ' ')
+		p++;
+	sec = strtoull(p, &end, 10);
+	if (end == p || *end != '.')
+		return false;
+	for (p = end + 1; *p >= '0' && *p <= '9'; p++, digits++)
+		if (digits < 9)
+			ns = ns * 10 + (unsigned long long)(*p - '0');
+	if (*p != ':')
+		return false;
+	for (; digits < 9; digits++)
+		ns *= 10;
+	*t = sec * 1000000000ull + ns;
+	*rest = p + 1;
+	return true;
+}
+
+static int read_script(FILE *f, long long *outside)
+{
+	struct sample *s = calloc(1, sizeof(*s));
+	char *line = NULL, *rest;
+	size_t cap = 0;
+	uint64_t t;
+	ssize_t n;
+	long pid;
+	int id;
+
+	if (!s)
+		return -ENOMEM;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[0] == '\n') {
+			sample_done(s, outside);
+		} else if (line[0] == '\t') {
+			id = parse_frame(line);
+			if (s->active && id >= 0 && s->nframes < MAX_FRAMES)
+				s->frames[s->nframes++] = id;
+		} else if (parse_header(line, &pid, &t, &rest)) {
+			/* the previous sample ends here (flat samples have no blank line) */
+			sample_done(s, outside);
+			s->pid = pid;
+			s->t = t;
+			s->active = true;
+			s->nframes = 0;
+			id = parse_frame(rest);
+			if (id >= 0)
+				s->frames[s->nframes++] = id;
+		}
+	}
+	sample_done(s, outside);
+	free(line);
+	free(s);
+	return 0;
+}
+
+/* perf script over the raw data; 0, or -1 with the reason. */
+static int perf_script(char *why, size_t len, long long *outside)
+{
+	char *argv[16];
+	int p[2], n = 0, st, ret;
+	pid_t pid;
+	FILE *f;
+
+	argv[n++] = pf.perf;
+	argv[n++] = "script";
+	argv[n++] = "-i";
+	argv[n++] = pf.tmp;
+	argv[n++] = "-F";
+	argv[n++] = "pid,time,ip,sym,dso";
+	argv[n++] = "--ns";
+	if (pf.kallsyms[0]) {
+		argv[n++] = "--kallsyms";
+		argv[n++] = pf.kallsyms;
+	}
+	argv[n] = NULL;
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int log = open(pf.log, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dup2(p[1], STDOUT_FILENO);
+		if (log >= 0)
+			dup2(log, STDERR_FILENO);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		snprintf(why, len, "fork: %s", strerror(errno));
+		return -1;
+	}
+	f = fdopen(p[0], "r");
+	ret = f ? read_script(f, outside) : -errno;
+	if (f)
+		fclose(f);
+	else
+		close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (ret < 0) {
+		snprintf(why, len, "reading perf script: %s", strerror(-ret));
+		return -1;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char tail[600];
+
+		perf_log_tail(tail, sizeof(tail));
+		snprintf(why, len, "perf script failed (%s %d)%s%s",
+			 WIFEXITED(st) ? "exit" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+			 tail[0] ? ": " : "", tail);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- rows */
+
+static struct piter *cmp_it;
+
+static int by_weight(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	long long wx = cmp_it->self[x] > cmp_it->child[x] ? cmp_it->self[x] : cmp_it->child[x];
+	long long wy = cmp_it->self[y] > cmp_it->child[y] ? cmp_it->self[y] : cmp_it->child[y];
+
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
+	return strcmp(pf.syms[x].key, pf.syms[y].key);
+}
+
+static void pct(char *buf, size_t len, long long n, long long total)
+{
+	snprintf(buf, len, "%.4f", total > 0 ? 100.0 * (double)n / (double)total : 0.0);
+}
+
+static int symbol_rows(struct mm_ctx *ctx, struct piter *p)
+{
+	char iter[16], self[32], child[32], samples[32], total[32];
+	const char *f[14];
+	long long other = 0;
+	int *ids, n = 0, ret = 0;
+
+	ids = malloc((size_t)(p->nalloc ? p->nalloc : 1) * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (int i = 0; i < p->nalloc && i < pf.nsyms; i++)
+		if (p->self[i] || p->child[i])
+			ids[n++] = i;
+	cmp_it = p;
+	qsort(ids, (size_t)n, sizeof(*ids), by_weight);
+	snprintf(iter, sizeof(iter), "%d", p->iteration);
+	snprintf(total, sizeof(total), "%lld", p->total);
+	mm_row_ident(f, ctx->wl, ctx->c);
+	f[6] = iter;
+	f[7] = pf.event;
+	f[12] = samples;
+	f[13] = total;
+	for (int k = 0; k < n && ret == 0; k++) {
+		int id = ids[k];
+
+		if (k >= TOP_SYMBOLS) {
+			other += p->self[id];
+			continue;
+		}
+		f[8] = pf.syms[id].key;
+		f[9] = pf.syms[id].key + strlen(pf.syms[id].key) + 1;
+		pct(self, sizeof(self), p->self[id], p->total);
+		pct(child, sizeof(child), p->child[id], p->total);
+		f[10] = self;
+		f[11] = pf.callgraph ? child : "";
+		snprintf(samples, sizeof(samples), "%lld", p->self[id]);
+		ret = mm_csv_append_fields("profile.csv", MM_PROFILE_HEADER, f, 14);
+	}
+	if (ret == 0 && other > 0) {
+		f[8] = "[other]";
+		f[9] = "";
+		pct(self, sizeof(self), other, p->total);
+		f[10] = self;
+		f[11] = "";
+		snprintf(samples, sizeof(samples), "%lld", other);
+		ret = mm_csv_append_fields("profile.csv", MM_PROFILE_HEADER, f, 14);
+	}
+	free(ids);
+	return ret;
+}
+
+static int iteration_row(struct mm_ctx *ctx, struct piter *p, const char *perf_data)
+{
+	char iter[16], freq[16], t0[32], t1[32], total[32], idle[32];
+	const char *f[17];
+
+	snprintf(iter, sizeof(iter), "%d", p->iteration);
+	snprintf(freq, sizeof(freq), "%d", pf.freq);
+	t0[0] = t1[0] = total[0] = idle[0] = '\0';
+	if (p->windowed) {
+		snprintf(t0, sizeof(t0), "%llu.%09llu", (unsigned long long)(p->t0 / 1000000000ull),
+			 (unsigned long long)(p->t0 % 1000000000ull));
+		snprintf(t1, sizeof(t1), "%llu.%09llu", (unsigned long long)(p->t1 / 1000000000ull),
+			 (unsigned long long)(p->t1 % 1000000000ull));
+	}
+	if (p->status == ST_OK) {
+		snprintf(total, sizeof(total), "%lld", p->total);
+		snprintf(idle, sizeof(idle), "%lld", p->idle);
+	}
+	mm_row_ident(f, ctx->wl, ctx->c);
+	f[6] = iter;
+	f[7] = pf.event;
+	f[8] = freq;
+	f[9] = pf.callgraph ? "1" : "0";
+	f[10] = stat_name[p->status];
+	f[11] = p->reason;
+	f[12] = t0;
+	f[13] = t1;
+	f[14] = total;
+	f[15] = idle;
+	f[16] = perf_data;
+	return mm_csv_append_fields("profile_iterations.csv", MM_PROFILE_ITER_HEADER, f, 17);
+}
+
+/* ---------------------------------------------------------------- mirror */
+
+/*
+ * In the VM lab the run directory lives in the guest: the raw data goes
+ * home over the results channel as base64 lines of "profile.<name>.b64",
+ * ended by "=end <bytes> <fnv1a64>"; the host decodes it
+ * (tools/mmcompare/mmprofile --unpack), and only a whole, checked file
+ * becomes profile/<name>.
+ */
+static void mirror_raw(const char *path, const char *name)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned char in[3072];
+	char out[4200], file[300];
+	unsigned long h = 1469598103934665603ul;
+	unsigned long long total = 0;
+	size_t n;
+	FILE *f;
+
+	if (mm_run.mirror_fd < 0)
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	snprintf(file, sizeof(file), "profile.%s.b64", name);
+	while ((n = fread(in, 1, sizeof(in), f)) > 0) {
+		size_t o = 0;
+
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ in[i]) * 1099511628211ul;
+		total += n;
+		for (size_t i = 0; i < n; i += 3) {
+			unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
+				     (i + 2 < n ? in[i + 2] : 0);
+
+			out[o++] = b64[v >> 18 & 63];
+			out[o++] = b64[v >> 12 & 63];
+			out[o++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+			out[o++] = i + 2 < n ? b64[v & 63] : '=';
+		}
+		out[o] = '\0';
+		mm_mirror_line(file, out);
+	}
+	fclose(f);
+	snprintf(out, sizeof(out), "=end %llu %016lx", total, h);
+	mm_mirror_line(file, out);
+}
+
+/* ---------------------------------------------------------------- case */
+
+static void case_reset(void)
+{
+	for (int i = 0; i < pf.nit; i++) {
+		free(pf.it[i].self);
+		free(pf.it[i].child);
+	}
+	for (int i = 0; i < pf.nsyms; i++)
+		free(pf.syms[i].key);
+	free(pf.it);
+	free(pf.w);
+	free(pf.syms);
+	free(pf.htab);
+	pf.it = NULL;
+	pf.w = NULL;
+	pf.syms = NULL;
+	pf.htab = NULL;
+	pf.nit = pf.capit = pf.nw = pf.capw = pf.nsyms = pf.capsyms = pf.hcap = 0;
+	pf.in_case = pf.running = pf.open = false;
+	pf.case_status = ST_OK;
+	pf.case_why[0] = '\0';
+	pf.perf_pid = 0;
+}
+
+void mm_profile_case_begin(struct mm_ctx *ctx)
+{
+	char dir[4200], why[600];
+
+	if (!pf.on)
+		return;
+	prepare();
+	case_reset();
+	pf.in_case = true;
+	if (pf.skip_why[0]) {
+		pf.case_status = ST_SKIPPED;
+		snprintf(pf.case_why, sizeof(pf.case_why), "%s", pf.skip_why);
+		return;
+	}
+	profile_dir(dir, sizeof(dir));
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		pf.case_status = ST_SKIPPED;
+		snprintf(pf.case_why, sizeof(pf.case_why), "cannot create %s: %s", dir,
+			 strerror(errno));
+		mm_log(ctx, "profile skipped: %s", pf.case_why);
+		return;
+	}
+	remove_tmp(0);
+	snprintf(pf.name, sizeof(pf.name), "%s-%ld", ctx->wl->name, (long)getpid());
+	snprintf(pf.tmp, sizeof(pf.tmp), "%s/.%s.perf.data.tmp", dir, pf.name);
+	snprintf(pf.log, sizeof(pf.log), "%s/.%s.perf.log.tmp", dir, pf.name);
+	snprintf(pf.final, sizeof(pf.final), "%s/%s.perf.data", dir, pf.name);
+	/* A case of an earlier run in this directory had our pid: keep its file. */
+	for (int k = 2; access(pf.final, F_OK) == 0 && k < 1000; k++) {
+		snprintf(pf.name, sizeof(pf.name), "%s-%ld.%d", ctx->wl->name, (long)getpid(), k);
+		snprintf(pf.final, sizeof(pf.final), "%s/%s.perf.data", dir, pf.name);
+	}
+	unlink(pf.tmp);
+	if (perf_start(why, sizeof(why)) < 0) {
+		bool capped = strstr(why, "reached the cap") != NULL;
+
+		pf.case_status = capped ? ST_CAPPED : ST_SKIPPED;
+		snprintf(pf.case_why, sizeof(pf.case_why), "%s%s", why,
+			 capped ? " before the first measured phase" : "");
+		mm_log(ctx, "profile: %s", pf.case_why);
+		fd_close(&pf.ctl_fd);
+		fd_close(&pf.ack_fd);
+		pf.running = false;
+	}
+}
+
+void mm_profile_begin(struct mm_ctx *ctx)
+{
+	struct piter *p;
+	long long sz;
+
+	if (!pf.on || !pf.in_case || ctx->warmup || pf.open)
+		return;
+	p = iter_get(ctx->iteration);
+	if (!p)
+		return;
+	if (pf.case_status != ST_OK)
+		return mark(p, pf.case_status, pf.case_why);
+	if (p->status != ST_OK)
+		return;
+	perf_reap(false);
+	if (!pf.running) {
+		char why[600];
+
+		perf_gone_why(why, sizeof(why));
+		return mark(p, ST_INCOMPLETE, why);
+	}
+	sz = file_size(pf.tmp);
+	if (sz >= 0 && (unsigned long long)sz >= pf.cap / 4 * 3) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "not profiled: the raw data holds %lld bytes, 3/4 of the cap (--profile-cap %llu)",
+			 sz, pf.cap);
+		return mark(p, ST_CAPPED, why);
+	}
+	pf.open_t0 = mm_now_ns();
+	if (ctl_send("enable\n") < 0) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "cannot write perf's control pipe: %s", strerror(errno));
+		return mark(p, ST_INCOMPLETE, why);
+	}
+	pf.open = true;
+	pf.open_it = (int)(p - pf.it);
+}
+
+void mm_profile_end(struct mm_ctx *ctx)
+{
+	uint64_t t1;
+	struct piter *p;
+	struct window *w;
+	int ret;
+
+	(void)ctx;
+	if (!pf.open)
+		return;
+	t1 = mm_now_ns();
+	pf.open = false;
+	p = &pf.it[pf.open_it];
+	ret = ctl_send("disable\n");
+	if (ret == 0)
+		ret = ack_wait(ACK_TIMEOUT_MS);
+	if (ret < 0) {
+		char why[600];
+
+		perf_reap(ret != -ETIMEDOUT);
+		if (ret == -ETIMEDOUT)
+			snprintf(why, sizeof(why), "perf did not acknowledge the end of the window within %d s",
+				 ACK_TIMEOUT_MS / 1000);
+		else
+			perf_gone_why(why, sizeof(why));
+		return mark(p, ST_INCOMPLETE, why);
+	}
+	if (pf.nw == pf.capw) {
+		int cap = pf.capw ? pf.capw * 2 : 16;
+
+		w = realloc(pf.w, (size_t)cap * sizeof(*w));
+		if (!w)
+			return mark(p, ST_LOST, "out of memory");
+		pf.w = w;
+		pf.capw = cap;
+	}
+	pf.w[pf.nw++] = (struct window){ .it = pf.open_it, .t0 = pf.open_t0, .t1 = t1 };
+	if (!p->windowed)
+		p->t0 = pf.open_t0;
+	p->t1 = t1;
+	p->windowed = true;
+}
+
+/* Every measured iteration's rows: symbols first, its commit row last. */
+static void write_rows(struct mm_ctx *ctx, bool raw_kept)
+{
+	char rel[300];
+
+	snprintf(rel, sizeof(rel), "profile/%s.perf.data", pf.name);
+	for (int i = 0; i < pf.nit; i++) {
+		struct piter *p = &pf.it[i];
+
+		if (p->status == ST_OK && !p->windowed)
+			mark(p, ST_LOST, "no measured window closed in this iteration");
+		if (p->status == ST_OK && symbol_rows(ctx, p) < 0)
+			return;
+		mm_stop_point("profile-commit");
+		if (iteration_row(ctx, p, raw_kept && p->status == ST_OK ? rel : "") < 0)
+			return;
+	}
+}
+
+void mm_profile_case_end(struct mm_ctx *ctx)
+{
+	char why[700] = "", kept_why[300] = "";
+	long long outside = 0;
+	bool raw = false, any = false;
+	int ok = 0;
+
+	if (!pf.on || !pf.in_case)
+		return;
+	if (pf.open)
+		mm_profile_end(ctx);
+	if (pf.perf_pid > 0) {
+		if (perf_stop(why, sizeof(why)) < 0) {
+			for (int i = 0; i < pf.nit; i++)
+				mark(&pf.it[i], ST_LOST, why);
+			unlink(pf.tmp);
+		} else {
+			for (int i = 0; i < pf.nit; i++)
+				any |= pf.it[i].status == ST_OK && pf.it[i].windowed;
+			if (any && perf_script(why, sizeof(why), &outside) < 0)
+				for (int i = 0; i < pf.nit; i++)
+					mark(&pf.it[i], ST_LOST, why);
+			raw = file_size(pf.tmp) >= 0 && keep_raw(kept_why, sizeof(kept_why)) == 0;
+		}
+	}
+	write_rows(ctx, raw);
+	mm_csv_sync();
+	for (int i = 0; i < pf.nit; i++)
+		ok += pf.it[i].status == ST_OK;
+	if (pf.nit > 0 && ok == 0)
+		mm_note(ctx, "profile", "%s [%s]: no iteration profiled: %s", ctx->wl->name,
+			mm_case_string(ctx->c), pf.it[0].reason);
+	else if (pf.nit > 0)
+		mm_note(ctx, "profile", "%s [%s]: %d of %d iteration(s) profiled (%s, %d Hz%s)%s%s%s%s",
+			ctx->wl->name, mm_case_string(ctx->c), ok, pf.nit, pf.event, pf.freq,
+			pf.callgraph ? ", call graphs" : "", raw ? "; raw data profile/" : "",
+			raw ? pf.name : "", raw ? ".perf.data" : "",
+			kept_why[0] ? kept_why : "");
+	if (raw) {
+		char base[300];
+
+		snprintf(base, sizeof(base), "%s.perf.data", pf.name);
+		mirror_raw(pf.final, base);
+	}
+	if (outside > 0)
+		mm_log(ctx, "profile: %lld sample(s) outside the measured windows left out "
+		       "(taken while perf switched events on or off)", outside);
+	unlink(pf.log);
+	case_reset();
+}
