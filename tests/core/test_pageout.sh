@@ -103,6 +103,22 @@ else
 fi
 ls "$t/data" | grep -q . && fail "cleanup: files removed" "$(ls "$t/data")" ||
 	pass "cleanup: instance files removed after the run"
+
+# The reference loop of make bench-pageout (tools/bench/ref_pageout): runs
+# here, prints its one line, leaves no file behind.
+ref=$TOP/tools/bench/ref_pageout
+if [ -x "$ref" ]; then
+	line=$("$ref" 2 8 0.3 "$t/data" 0.2 2>"$t/err")
+	rc=$?
+	[ $rc = 0 ] && [[ $line =~ ^ref_pageout\ instances=2\ size_mb=8\ duration_s=0.3\ loops=([0-9]+)\ loops_per_s=[0-9.e+]+$ ]] &&
+		pass "ref_pageout: runs, prints its line (loops=${BASH_REMATCH[1]})" || fail "ref_pageout" "rc=$rc '$line' $(cat "$t/err")"
+	ls "$t/data" | grep -q . && fail "ref_pageout: files removed" "$(ls "$t/data")" ||
+		pass "ref_pageout: its files removed"
+	"$ref" 0 8 1 "$t/data" >/dev/null 2>&1
+	[ $? = 2 ] && pass "ref_pageout: bad arguments, exit 2" || fail "ref_pageout usage" ""
+else
+	fail "ref_pageout" "not built (make tools/bench/ref_pageout)"
+fi
 for f in meta.csv topology.xml run.log; do
 	[ -s "$run/$f" ] && pass "run dir has $f" || fail "run dir: $f" "missing or empty"
 done

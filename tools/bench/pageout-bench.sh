@@ -6,7 +6,10 @@
 # (the order swapped every other round), both on files in the same
 # directory on the same file system, and prints each side's mean, CoV and
 # minimum detectable change at 10 iterations of loops/s (tools/bench/lib.sh
-# states the formula), their CoV ratio and the load average.
+# states the formula), their CoV ratio and the load average. Also shown, as
+# context: the CoV of pageout's loops_per_s_excl_runq (the rate with the
+# time the instances waited on a runqueue taken out) and the share of the
+# loops' time spent waiting.
 # Target: mmbench's CoV at most half of the reference's and under 3%.
 # Usage: pageout-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
 set -u
@@ -20,17 +23,20 @@ out=${1:-$top/results/bench-pageout/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/data" || exit 2
 : >"$out/mmbench.txt"
 : >"$out/reference.txt"
+: >"$out/mmbench_excl_runq.txt"
+
+value() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
 
 run_mm() {
-	local r=$1 v
+	local r=$1
 	if ! "$mmbench" run pageout -p instances="$inst" -p size_mb="$size" \
 		-p duration_s="$dur" -p dir="$out/data" -i 1 -w 1 -o "$out/mm.$r" \
 		>/dev/null 2>"$out/mm.$r.err"; then
 		echo "bench-pageout: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
 		return 1
 	fi
-	v=$(awk -F, 'NR > 1 && $(NF-3) == "loops_per_s" { print $(NF-2) }' "$out/mm.$r/results.csv")
-	[ -n "$v" ] && echo "$v" >>"$out/mmbench.txt"
+	value "$out/mm.$r/results.csv" loops_per_s >>"$out/mmbench.txt"
+	value "$out/mm.$r/results.csv" loops_per_s_excl_runq >>"$out/mmbench_excl_runq.txt"
 }
 
 run_ref() {
@@ -49,9 +55,14 @@ for r in $(seq 1 "$rounds"); do
 	else
 		run_ref "$r" && run_mm "$r" || exit 2
 	fi
-	printf 'round %2d: mmbench %s loops/s, reference %s loops/s (load %s)\n' "$r" \
-		"$(tail -1 "$out/mmbench.txt")" "$(tail -1 "$out/reference.txt")" "$(bench_loadavg)"
+	printf 'round %2d: mmbench %s loops/s (runqueue wait %s%% of the loops), reference %s loops/s (load %s)\n' "$r" \
+		"$(tail -1 "$out/mmbench.txt")" "$(value "$out/mm.$r/results.csv" loop_runq_wait_pct)" \
+		"$(tail -1 "$out/reference.txt")" "$(bench_loadavg)"
 done
+if [ -s "$out/mmbench_excl_runq.txt" ]; then
+	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.txt")
+	echo "context: pageout loops_per_s_excl_runq mean ${m} loops/s, CoV ${cov}%, MDC@10 ${mdc}% (n=$n)"
+fi
 bench_verdict bench-pageout "$out/mmbench.txt" "$out/reference.txt" 3
 rc=$?
 echo "bench-pageout: per-round values and run directories in $out"

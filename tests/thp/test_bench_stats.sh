@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The reference benchmarks' statistics (tools/bench/lib.sh) on known
+# numbers, and the reference storm (tools/bench/ref_thpscale) on this
+# kernel: it runs, prints its line, and its classes add up. No timing is
+# judged: only what the numbers must be.
+. "$(dirname "$0")/../lib.sh"
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+. "$TOP/tools/bench/lib.sh"
+
+# 1..10: mean 5.5, sample sd 3.0276504, CoV 55.048%, MDC@10 = 2.101 x
+# 55.048 x sqrt(0.2) = 51.723%.
+seq 1 10 >"$t/v"
+read -r n m sd cov mdc < <(bench_stats "$t/v")
+[ "$n" = 10 ] && [ "$m" = 5.5 ] && [ "$sd" = 3.02765 ] && [ "$cov" = 55.048 ] && [ "$mdc" = 51.723 ] &&
+	pass "bench_stats: n, mean, sample sd, CoV and MDC@10 of 1..10" ||
+	fail "bench_stats" "got: $n $m $sd $cov $mdc"
+printf '7\n7\n7\n' >"$t/c"
+read -r n m sd cov mdc < <(bench_stats "$t/c")
+[ "$cov" = 0.000 ] && [ "$mdc" = 0.000 ] && pass "bench_stats: constant values, CoV 0" || fail "bench_stats constant" "$cov $mdc"
+# verdict: CoV 10% against 30% passes at max 20, not at max 5; ratio printed
+printf '90\n110\n90\n110\n' >"$t/a"
+printf '70\n130\n70\n130\n' >"$t/b"
+bench_verdict x "$t/a" "$t/b" 20 >"$t/out"
+rc=$?
+[ $rc = 0 ] && grep -q 'x: CoV ratio mmbench/reference 0.333' "$t/out" && grep -q 'x: target .*: met' "$t/out" &&
+	pass "bench_verdict: CoV 11.5% vs 34.6%, ratio 0.333, met under 20%" || fail "bench_verdict met" "rc=$rc $(cat "$t/out")"
+bench_verdict x "$t/a" "$t/b" 5 >"$t/out"
+[ $? = 1 ] && grep -q 'MISSED' "$t/out" && pass "bench_verdict: missed when over the absolute limit (exit 1)" ||
+	fail "bench_verdict missed" "$(cat "$t/out")"
+echo 5 >"$t/one"
+bench_verdict x "$t/one" "$t/b" 20 >/dev/null
+[ $? = 2 ] && pass "bench_verdict: one value on a side is no verdict (exit 2)" || fail "bench_verdict n=1" ""
+
+# The reference storm, small: every fault counted and classed (root) or
+# the classes said unknown (-1).
+ref=$TOP/tools/bench/ref_thpscale
+if [ ! -x "$ref" ]; then
+	fail "ref_thpscale" "not built (make tools/bench/ref_thpscale)"
+	finish
+fi
+mode=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+if [ -z "$mode" ] || [ "$mode" = never ]; then
+	skip "ref_thpscale" "THP is '${mode:-absent}'"
+	finish
+fi
+mkdir -p "$t/data"
+"$ref" 1 64 25 "$t/data" 0 2 >"$t/ref" 2>"$t/err"
+rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^ref_thpscale iteration=[01] threads=1 faults=16 ' "$t/ref")" = 2 ] &&
+	pass "ref_thpscale: 2 iterations of 16 faults (64 MiB / 2 MiB / 2)" || fail "ref_thpscale run" "rc=$rc $(cat "$t/ref" "$t/err")"
+if [ "$(id -u)" = 0 ]; then
+	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	      if (v["huge"] < 0 || v["huge"] > v["faults"] || v["pct_huge"] != sprintf("%.4f", 100 * v["huge"] / v["faults"]) ||
+	          (v["huge"] > 0) != (v["fault_huge_mean"] >= 0) || (v["huge"] < v["faults"]) != (v["fault_base_mean"] >= 0)) bad = 1 }
+	     END { exit bad }' "$t/ref" && pass "ref_thpscale: classes by kpageflags add up (root)" ||
+		fail "ref_thpscale classes" "$(cat "$t/ref")"
+fi
+ls "$t/data" | grep -q . && fail "ref_thpscale: refill file removed" "$(ls "$t/data")" ||
+	pass "ref_thpscale: refill file removed (unlinked while open)"
+finish
