@@ -24,6 +24,8 @@ options:
   --out ROOT          results root (default: ./results)
   --timeout SEC       per-case time limit (default 900)
   --probe F[,F]       count kernel function calls in measured phases
+  --profile[=callgraph]  perf samples of the measured phases: profile.csv,
+                      raw data in profile/ (--profile-freq HZ, --profile-cap SIZE)
 VM lab options (--vm-*, --alpha, --force, --fail-on-regression, --no-compare):
   tools/vm/lab --help
 EOT
@@ -47,7 +49,7 @@ done
 # Paths given by the caller stay relative to the caller's directory.
 abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
-suite=quick label="" root="$top/results" extra=()
+suite=quick label="" root="$top/results" extra=() profile=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite) suite=${2:?--suite needs a value}; shift 2 ;;
@@ -57,6 +59,8 @@ while [ $# -gt 0 ]; do
 	--out) root=$(abs "${2:?--out needs a value}"); shift 2 ;;
 	--timeout) extra+=(--timeout "${2:?--timeout needs a value}"); shift 2 ;;
 	--probe) extra+=(--probe "${2:?--probe needs a value}"); shift 2 ;;
+	--profile|--profile=*) extra+=("$1"); profile=1; shift ;;
+	--profile-freq|--profile-cap) extra+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
 	*) echo "run.sh: unknown option '$1' (see ./run.sh --help)" >&2; exit 2 ;;
 	esac
 done
@@ -72,6 +76,10 @@ fi
 cd "$top" || exit 1
 
 tools/deps.sh build || exit 1
+# perf for --profile: optional, so quiet and never fatal (a missing perf
+# is a skip of the profile that meta.csv explains).
+[ "$profile" = 1 ] && { tools/deps.sh profile >/dev/null 2>&1 ||
+	echo "run.sh: linux-perf could not be installed; the profile will be skipped (meta.csv says why)" >&2; }
 if ! make -s >/tmp/mmbench-build.log 2>&1; then
 	echo "run.sh: build failed:" >&2
 	tail -n 20 /tmp/mmbench-build.log >&2

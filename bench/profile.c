@@ -420,7 +420,8 @@ void mm_profile_facts(void (*kv)(void *o, const char *key, const char *val), voi
 	snprintf(buf, sizeof(buf), "%s%s%s%s", pf.perf, pf.perf_version[0] ? " (" : "",
 		 pf.perf_version, pf.perf_version[0] ? ")" : "");
 	kv(o, "profile_perf", buf);
-	kv(o, "profile_compression", pf.zstd ? "zstd (perf -z)" : "none (perf without zstd)");
+	kv(o, "profile_compression", pf.skip_why[0] ? "-" : pf.zstd ? "zstd (perf -z)" :
+	   "none (perf without zstd)");
 	kv(o, "perf_event_paranoid", pf.paranoid[0] ? pf.paranoid : "unknown");
 	kv(o, "profile_kallsyms", pf.kallsyms[0] ? pf.kallsyms : "/proc/kallsyms");
 	snprintf(buf, sizeof(buf), "%s%s", pf.skip_why[0] ? "skipped: " : "ok",
@@ -1161,7 +1162,7 @@ static void pct(char *buf, size_t len, long long n, long long total)
 static int symbol_rows(struct mm_ctx *ctx, struct piter *p)
 {
 	char iter[16], self[32], child[32], samples[32], total[32];
-	const char *f[14];
+	const char *f[15];
 	long long other = 0;
 	int *ids, n = 0, ret = 0;
 
@@ -1176,10 +1177,11 @@ static int symbol_rows(struct mm_ctx *ctx, struct piter *p)
 	snprintf(iter, sizeof(iter), "%d", p->iteration);
 	snprintf(total, sizeof(total), "%lld", p->total);
 	mm_row_ident(f, ctx->wl, ctx->c);
-	f[6] = iter;
-	f[7] = pf.event;
-	f[12] = samples;
-	f[13] = total;
+	f[6] = pf.name;
+	f[7] = iter;
+	f[8] = pf.event;
+	f[13] = samples;
+	f[14] = total;
 	for (int k = 0; k < n && ret == 0; k++) {
 		int id = ids[k];
 
@@ -1187,23 +1189,23 @@ static int symbol_rows(struct mm_ctx *ctx, struct piter *p)
 			other += p->self[id];
 			continue;
 		}
-		f[8] = pf.syms[id].key;
-		f[9] = pf.syms[id].key + strlen(pf.syms[id].key) + 1;
+		f[9] = pf.syms[id].key;
+		f[10] = pf.syms[id].key + strlen(pf.syms[id].key) + 1;
 		pct(self, sizeof(self), p->self[id], p->total);
 		pct(child, sizeof(child), p->child[id], p->total);
-		f[10] = self;
-		f[11] = pf.callgraph ? child : "";
+		f[11] = self;
+		f[12] = pf.callgraph ? child : "";
 		snprintf(samples, sizeof(samples), "%lld", p->self[id]);
-		ret = mm_csv_append_fields("profile.csv", MM_PROFILE_HEADER, f, 14);
+		ret = mm_csv_append_fields("profile.csv", MM_PROFILE_HEADER, f, 15);
 	}
 	if (ret == 0 && other > 0) {
-		f[8] = "[other]";
-		f[9] = "";
+		f[9] = "[other]";
+		f[10] = "";
 		pct(self, sizeof(self), other, p->total);
-		f[10] = self;
-		f[11] = "";
+		f[11] = self;
+		f[12] = "";
 		snprintf(samples, sizeof(samples), "%lld", other);
-		ret = mm_csv_append_fields("profile.csv", MM_PROFILE_HEADER, f, 14);
+		ret = mm_csv_append_fields("profile.csv", MM_PROFILE_HEADER, f, 15);
 	}
 	free(ids);
 	return ret;
@@ -1212,7 +1214,7 @@ static int symbol_rows(struct mm_ctx *ctx, struct piter *p)
 static int iteration_row(struct mm_ctx *ctx, struct piter *p, const char *perf_data)
 {
 	char iter[16], freq[16], t0[32], t1[32], total[32], idle[32];
-	const char *f[17];
+	const char *f[18];
 
 	snprintf(iter, sizeof(iter), "%d", p->iteration);
 	snprintf(freq, sizeof(freq), "%d", pf.freq);
@@ -1228,18 +1230,19 @@ static int iteration_row(struct mm_ctx *ctx, struct piter *p, const char *perf_d
 		snprintf(idle, sizeof(idle), "%lld", p->idle);
 	}
 	mm_row_ident(f, ctx->wl, ctx->c);
-	f[6] = iter;
-	f[7] = pf.event;
-	f[8] = freq;
-	f[9] = pf.callgraph ? "1" : "0";
-	f[10] = stat_name[p->status];
-	f[11] = p->reason;
-	f[12] = t0;
-	f[13] = t1;
-	f[14] = total;
-	f[15] = idle;
-	f[16] = perf_data;
-	return mm_csv_append_fields("profile_iterations.csv", MM_PROFILE_ITER_HEADER, f, 17);
+	f[6] = pf.name;
+	f[7] = iter;
+	f[8] = pf.event;
+	f[9] = freq;
+	f[10] = pf.callgraph ? "1" : "0";
+	f[11] = stat_name[p->status];
+	f[12] = p->reason;
+	f[13] = t0;
+	f[14] = t1;
+	f[15] = total;
+	f[16] = idle;
+	f[17] = perf_data;
+	return mm_csv_append_fields("profile_iterations.csv", MM_PROFILE_ITER_HEADER, f, 18);
 }
 
 /* ---------------------------------------------------------------- mirror */
@@ -1313,6 +1316,7 @@ static void case_reset(void)
 	pf.in_case = pf.running = pf.open = false;
 	pf.case_status = ST_OK;
 	pf.case_why[0] = '\0';
+	pf.name[0] = '\0';
 	pf.perf_pid = 0;
 }
 

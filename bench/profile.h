@@ -13,18 +13,24 @@
 
 #include "mmbench.h"
 
-/* profile.csv: one row per symbol and iteration (and one "[other]" row). */
+/*
+ * profile.csv: one row per symbol and iteration (and one "[other]" row).
+ * "profile" names the case's profile (<workload>-<pid>), unique in the run
+ * directory, so a case run twice into one directory keeps its iterations
+ * apart.
+ */
 #define MM_PROFILE_HEADER \
-	"schema,run_id,label,kernel,workload,case,iteration,event,symbol,dso," \
-	"self_pct,children_pct,samples,total_samples"
+	"schema,run_id,label,kernel,workload,case,profile,iteration,event," \
+	"symbol,dso,self_pct,children_pct,samples,total_samples"
 /*
  * profile_iterations.csv: one row per measured iteration, written after
  * that iteration's profile.csv rows (and synced): an iteration's symbol
  * rows count only once this row says "ok".
  */
 #define MM_PROFILE_ITER_HEADER \
-	"schema,run_id,label,kernel,workload,case,iteration,event,freq_hz," \
-	"callgraph,status,reason,start_s,end_s,total_samples,idle_samples,perf_data"
+	"schema,run_id,label,kernel,workload,case,profile,iteration,event," \
+	"freq_hz,callgraph,status,reason,start_s,end_s,total_samples," \
+	"idle_samples,perf_data"
 
 #define MM_PROFILE_DEFAULT_FREQ 997
 #define MM_PROFILE_DEFAULT_CAP (64ull << 20)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages mmbench needs, quietly, only those missing.
 # Usage: tools/deps.sh [--check] [GROUP...]
-#   groups: build (default), test, vm, kbuild, kbuild-test, all
+#   groups: build (default), test, vm, kbuild, kbuild-test, profile, all
 #   --check  only report; exit 1 and print the apt-get command if any is missing
 set -u
 build_pkgs="gcc make pkg-config libnuma-dev libhwloc-dev libcsv-dev libgsl-dev gnuplot-nox"
@@ -12,13 +12,16 @@ vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod e2fsprogs debian
 # its test builds from Debian's linux-source-6.1.
 kbuild_pkgs="gcc make bc bison flex libelf-dev libssl-dev cpio xz-utils zstd bzip2 rsync patch git"
 kbuild_test_pkgs="linux-source-6.1"
+# --profile: perf record/script (Debian's linux-perf; the VM lab carries the
+# host's perf into the guest). Optional: without it a profile is a skip.
+profile_pkgs="linux-perf"
 
 check=0
 groups=()
 for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
-	build|test|vm|kbuild|kbuild-test|all) groups+=("$a") ;;
+	build|test|vm|kbuild|kbuild-test|profile|all) groups+=("$a") ;;
 	*) echo "deps.sh: unknown argument '$a'" >&2; exit 2 ;;
 	esac
 done
@@ -32,7 +35,8 @@ for g in "${groups[@]}"; do
 	vm) want="$want $vm_pkgs" ;;
 	kbuild) want="$want $kbuild_pkgs" ;;
 	kbuild-test) want="$want $kbuild_pkgs $kbuild_test_pkgs" ;;
-	all) want="$want $build_pkgs $test_pkgs $vm_pkgs $kbuild_pkgs $kbuild_test_pkgs" ;;
+	profile) want="$want $profile_pkgs" ;;
+	all) want="$want $build_pkgs $test_pkgs $vm_pkgs $kbuild_pkgs $kbuild_test_pkgs $profile_pkgs" ;;
 	esac
 done
 

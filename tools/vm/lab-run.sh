@@ -87,6 +87,9 @@ write_guest_config()
 	{
 		printf '%s\n' suite /etc/mmbench/suite -o /results/run
 		[ -n "$label" ] && printf '%s\n' --label "$label"
+		# A tools/kbuild kernel's symbol table resolves its kernel samples.
+		[ "$profile" = 1 ] && [ -f "$(dirname "$k")/System.map" ] &&
+			printf '%s\n' --profile-kallsyms /etc/mmbench/System.map
 		[ ${#mmargs[@]} -gt 0 ] && printf '%s\n' "${mmargs[@]}"
 		for m in vm=qemu "vm_accel=$a" "vm_nodes=$nodes" \
 			"vm_mem_per_node_mb=$mem_mb" "vm_cpus=$cpus" \
@@ -127,6 +130,8 @@ base_initramfs()
 		sha1sum "$mmbench_bin" "$VM_DIR"/{init,mkinitramfs,modules.list,lib.sh} \
 			"$(command -v busybox)" "$(command -v mke2fs)" \
 			$(ldd "$mmbench_bin" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) { print $i; break } }')
+		[ -n "$perf_bin" ] && sha1sum "$perf_bin" $(ldd "$perf_bin" |
+			awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) { print $i; break } }')
 	} | sha1sum | cut -c1-16)
 	base=$(vm_cache_dir)/initramfs/$key.cpio
 	if [ ! -f "$base" ]; then
@@ -134,6 +139,8 @@ base_initramfs()
 		for m in "${mods[@]}"; do
 			extra+=(-m "$m")
 		done
+		# --profile: the host's perf with its libraries, as for mmbench.
+		[ -n "$perf_bin" ] && extra+=(-b "$perf_bin=/usr/bin/perf")
 		"$VM_DIR/mkinitramfs" -o "$base" -k "$kd" \
 			-b "$mmbench_bin=/usr/bin/mmbench" "${extra[@]}" || return 1
 		# Keep the six most recently used.
@@ -151,6 +158,8 @@ build_initramfs()
 	[ -n "$hook_pre" ] && extra+=(-f "$hook_pre=/etc/mmbench/hook-pre")
 	[ -n "$hook_post" ] && extra+=(-f "$hook_post=/etc/mmbench/hook-post")
 	[ -f /etc/localtime ] && extra+=(-f "/etc/localtime=/etc/localtime")
+	[ "$profile" = 1 ] && [ -f "$(dirname "$3")/System.map" ] &&
+		extra+=(-f "$(dirname "$3")/System.map=/etc/mmbench/System.map")
 	"$VM_DIR/mkinitramfs" --bare -o "$wd/run.cpio" \
 		-f "$suite_file=/etc/mmbench/suite" \
 		-f "$wd/args=/etc/mmbench/args" -f "$wd/vm.conf=/etc/mmbench/vm.conf" \
@@ -264,6 +273,10 @@ collect_run()
 		"$(date +%Y%m%d-%H%M%S)-$(hostname)") || return 1
 	dir=$(sed -n 's/^dir=//p' <<<"$out")
 	gexit=$(sed -n 's/^exit=//p' <<<"$out")
+	# --profile: raw perf data came home as base64 lines; checked, decoded.
+	ls "$dir"/profile.*.b64 >/dev/null 2>&1 &&
+		{ "$VM_TOP/tools/mmcompare/mmprofile" --unpack "$dir" >>"$dir/run.log" 2>&1 ||
+			vm_log "warning: some raw profile data could not be unpacked (run.log)"; }
 	cp "$wd/console.log" "$dir/vm-console.log"
 	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
 	run_dir=$dir run_why=
@@ -304,7 +317,7 @@ run_one()
 	run_why="its initramfs could not be built (see above)"
 	wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
 	write_guest_config "$wd" "$kd" "$k" "$label" "$a" "$ent"
-	build_initramfs "$wd" "$kd" || { rm -rf "$wd"; return 1; }
+	build_initramfs "$wd" "$kd" "$k" || { rm -rf "$wd"; return 1; }
 	vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a, $ent entry; suite $suite_file"
 	"$VM_DIR/boot" -k "$img" -i "$wd/initrd.cpio" -d "$wd" \
 		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \

@@ -1,0 +1,1217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmprofile: the kernel profiles of mmbench runs (--profile) side by side.
+ *
+ *   mmprofile [options] BASE NEW [NEW2...]     the profile difference
+ *   mmprofile --unpack RUN_DIR                 raw data from the VM lab
+ *
+ * Inputs as mmcompare's: a run directory, a file in one (results.csv), or
+ * a directory of runs; runs with one label are pooled into one side
+ * (--per-arg: one side per argument). Each run's profile_iterations.csv
+ * says which iterations were profiled; profile.csv rows count only for an
+ * iteration whose row there says "ok" (the commit row, written after the
+ * iteration's symbol rows: a run killed between them leaves rows that are
+ * not counted), and a last line without its newline (a torn write) is
+ * left out.
+ *
+ * Per case and side, a symbol's share is the mean over the profiled
+ * iterations of its share of the window's non-idle samples (an iteration
+ * without a row for it counts 0). The difference lists, per case and NEW
+ * side, the union of each side's top symbols and of the largest changes,
+ * sorted by the size of the change; "new" marks a symbol with no row on
+ * BASE, "gone" one with no row on NEW. With call graphs on both sides the
+ * change is in children share (the symbol and its callees), else in self
+ * share. Shares are evidence shown next to the verdict, never judged.
+ *
+ * --plot DIR draws one chart (DIR/profile.png, .svg, .gp, .dat): per case
+ * (up to six) the shares of its largest changes, a bar per side. Text from
+ * the inputs reaches the chart only through gptext.h.
+ *
+ * --unpack RUN_DIR: the guest sent each raw perf.data as base64 lines
+ * (profile.NAME.b64, ended by "=end BYTES FNV1A64"); every whole file whose
+ * size and hash check out becomes RUN_DIR/profile/NAME (a temporary name,
+ * then rename) and its .b64 goes; a torn one is reported and removed.
+ *
+ * Exit: 0 ok, 1 a failure (gnuplot, unpack), 2 usage or bad input.
+ */
+#include <csv.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gptext.h"
+
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+#define MAX_FIELDS 32
+#define FIELD_MAX 2048
+#define MAX_SIDES 16
+#define PANELS_MAX 6
+#define BARS_PER_PANEL 8
+
+static const char *const prof_cols[] = { "schema", "run_id", "label", "kernel", "workload",
+	"case", "profile", "iteration", "event", "symbol", "dso", "self_pct",
+	"children_pct", "samples", "total_samples", NULL };
+static const char *const iter_cols[] = { "schema", "run_id", "label", "kernel", "workload",
+	"case", "profile", "iteration", "event", "freq_hz", "callgraph", "status", "reason",
+	"start_s", "end_s", "total_samples", "idle_samples", "perf_data", NULL };
+enum { P_LABEL = 2, P_WL = 4, P_CASE, P_PROF, P_ITER, P_EVENT, P_SYM, P_DSO, P_SELF,
+       P_CHILD };
+enum { I_LABEL = 2, I_WL = 4, I_CASE, I_PROF, I_ITER, I_EVENT, I_FREQ, I_CG, I_STATUS,
+       I_REASON };
+
+struct opts {
+	bool per_arg, markdown;
+	int top;
+	const char *plot_dir, *gnuplot, *prefix;
+};
+
+struct symagg {
+	char *sym, *dso;
+	double self, child;	/* sums of shares over profiled iterations */
+	bool present;
+};
+
+struct kase {
+	char *wl, *cs;
+	int n_ok, n_other;
+	char why[300];		/* the first reason of an unprofiled iteration */
+	char event[32];
+	int freq;
+	int cg;			/* 1 every iteration had call graphs, 0 none, 2 mixed */
+	struct symagg *s;
+	int ns, caps;
+};
+
+struct side {
+	char label[256];
+	char event[32];
+	struct kase *k;
+	int nk, capk;
+	int nruns;
+};
+
+static struct side sides[MAX_SIDES];
+static int nsides;
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "mmprofile: out of memory\n");
+		exit(EXIT_FAIL);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		fprintf(stderr, "mmprofile: out of memory\n");
+		exit(EXIT_FAIL);
+	}
+	return d;
+}
+
+/* ------------------------------------------------------------ CSV reading */
+
+struct rows {
+	const char *file;
+	char f[MAX_FIELDS][FIELD_MAX];
+	int nf, line;
+	bool too_long;
+	void (*row)(struct rows *r, void *arg);
+	void *arg;
+	const char *const *cols;	/* the header it must have */
+	bool header_done;
+	char err[600];
+};
+
+static void on_field(void *s, size_t len, void *a)
+{
+	struct rows *r = a;
+
+	if (r->nf < MAX_FIELDS) {
+		if (len >= FIELD_MAX)
+			r->too_long = true;
+		snprintf(r->f[r->nf], FIELD_MAX, "%.*s", (int)(len < FIELD_MAX ? len : FIELD_MAX - 1),
+			 (const char *)s);
+	}
+	r->nf++;
+}
+
+static void on_row(int c, void *a)
+{
+	struct rows *r = a;
+	int want = 0;
+
+	(void)c;
+	r->line++;
+	while (r->cols[want])
+		want++;
+	if (r->err[0])
+		goto out;
+	if (!r->header_done) {
+		r->header_done = true;
+		for (int i = 0; i < want; i++)
+			if (r->nf != want || strcmp(r->f[i], r->cols[i])) {
+				snprintf(r->err, sizeof(r->err), "%s:%d: not a header this mmprofile reads "
+					 "(expected %s,...,%s)", r->file, r->line, r->cols[0],
+					 r->cols[want - 1]);
+				goto out;
+			}
+		goto out;
+	}
+	if (r->nf != want) {
+		snprintf(r->err, sizeof(r->err), "%s:%d: %d fields, the header has %d", r->file,
+			 r->line, r->nf, want);
+		goto out;
+	}
+	if (r->too_long) {
+		snprintf(r->err, sizeof(r->err), "%s:%d: a field over %d bytes", r->file, r->line,
+			 FIELD_MAX - 1);
+		goto out;
+	}
+	r->row(r, r->arg);
+out:
+	r->nf = 0;
+	r->too_long = false;
+}
+
+/*
+ * Parse a CSV file whole (strict libcsv). 0, 1 when absent, -1 with a
+ * message printed. A last line without its newline is a torn write: left
+ * out, and said.
+ */
+static int read_csv(const char *path, const char *const *cols,
+		    void (*row)(struct rows *, void *), void *arg)
+{
+	struct rows *r = calloc(1, sizeof(*r));
+	struct csv_parser p;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f = fopen(path, "re");
+	int ret = 0;
+
+	if (!r) {
+		fprintf(stderr, "mmprofile: out of memory\n");
+		exit(EXIT_FAIL);
+	}
+	if (!f) {
+		free(r);
+		if (errno == ENOENT)
+			return 1;
+		fprintf(stderr, "mmprofile: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len + 65536 > cap)
+			buf = xrealloc(buf, cap = (len + 65536) * 2);
+		n = fread(buf + len, 1, 65536, f);
+		if (n == 0)
+			break;
+		len += n;
+	}
+	fclose(f);
+	if (memchr(buf, '\0', len)) {
+		fprintf(stderr, "mmprofile: %s: a NUL byte (not a CSV file)\n", path);
+		free(buf);
+		free(r);
+		return -1;
+	}
+	if (len > 0 && buf[len - 1] != '\n') {
+		size_t cut = len;
+
+		while (cut > 0 && buf[cut - 1] != '\n')
+			cut--;
+		fprintf(stderr, "mmprofile: %s: the last line has no newline (a torn write): left out\n",
+			path);
+		len = cut;
+	}
+	r->file = path;
+	r->row = row;
+	r->arg = arg;
+	r->cols = cols;
+	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
+	if (csv_parse(&p, buf, len, on_field, on_row, r) != len ||
+	    csv_fini(&p, on_field, on_row, r) != 0) {
+		if (!r->err[0])
+			snprintf(r->err, sizeof(r->err), "%s:%d: malformed CSV (%s)", path, r->line + 1,
+				 csv_strerror(csv_error(&p)));
+	}
+	csv_free(&p);
+	if (r->err[0]) {
+		fprintf(stderr, "mmprofile: %s\n", r->err);
+		ret = -1;
+	}
+	free(buf);
+	free(r);
+	return ret;
+}
+
+/* ------------------------------------------------------------ aggregation */
+
+static struct kase *kase_get(struct side *s, const char *wl, const char *cs)
+{
+	struct kase *k;
+
+	for (int i = 0; i < s->nk; i++)
+		if (!strcmp(s->k[i].wl, wl) && !strcmp(s->k[i].cs, cs))
+			return &s->k[i];
+	if (s->nk == s->capk)
+		s->k = xrealloc(s->k, (size_t)(s->capk = s->capk * 2 + 8) * sizeof(*s->k));
+	k = &s->k[s->nk++];
+	memset(k, 0, sizeof(*k));
+	k->wl = xstrdup(wl);
+	k->cs = xstrdup(cs);
+	k->cg = -1;
+	return k;
+}
+
+static struct symagg *sym_get(struct kase *k, const char *sym, const char *dso)
+{
+	struct symagg *a;
+
+	for (int i = 0; i < k->ns; i++)
+		if (!strcmp(k->s[i].sym, sym) && !strcmp(k->s[i].dso, dso))
+			return &k->s[i];
+	if (k->ns == k->caps)
+		k->s = xrealloc(k->s, (size_t)(k->caps = k->caps * 2 + 64) * sizeof(*k->s));
+	a = &k->s[k->ns++];
+	memset(a, 0, sizeof(*a));
+	a->sym = xstrdup(sym);
+	a->dso = xstrdup(dso);
+	return a;
+}
+
+/* The committed iterations of one run: "profile\036iteration". */
+struct commits {
+	char **keys;
+	int n, cap;
+	struct side *side;
+	char label[256];
+	bool bad;
+};
+
+static void commit_key(char *buf, size_t len, const char *prof, const char *iter)
+{
+	snprintf(buf, len, "%s\036%s", prof, iter);
+}
+
+static bool committed(const struct commits *c, const char *prof, const char *iter)
+{
+	char key[600];
+
+	commit_key(key, sizeof(key), prof, iter);
+	for (int i = c->n - 1; i >= 0; i--)
+		if (!strcmp(c->keys[i], key))
+			return true;
+	return false;
+}
+
+static bool parse_double(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && !*end && isfinite(*v);
+}
+
+static void iter_row(struct rows *r, void *arg)
+{
+	struct commits *c = arg;
+	struct kase *k = kase_get(c->side, r->f[I_WL], r->f[I_CASE]);
+	int cg = !strcmp(r->f[I_CG], "1");
+	char key[600];
+
+	if (!c->label[0])
+		snprintf(c->label, sizeof(c->label), "%s", r->f[I_LABEL]);
+	if (strcmp(r->f[I_STATUS], "ok")) {
+		k->n_other++;
+		if (!k->why[0])
+			snprintf(k->why, sizeof(k->why), "%s: %s", r->f[I_STATUS], r->f[I_REASON]);
+		return;
+	}
+	k->n_ok++;
+	k->cg = k->cg < 0 ? cg : k->cg != cg ? 2 : cg;
+	if (!k->event[0])
+		snprintf(k->event, sizeof(k->event), "%s", r->f[I_EVENT]);
+	else if (strcmp(k->event, r->f[I_EVENT]))
+		snprintf(k->event, sizeof(k->event), "mixed");
+	k->freq = atoi(r->f[I_FREQ]);
+	if (!c->side->event[0])
+		snprintf(c->side->event, sizeof(c->side->event), "%s", r->f[I_EVENT]);
+	else if (strcmp(c->side->event, r->f[I_EVENT]))
+		snprintf(c->side->event, sizeof(c->side->event), "mixed");
+	commit_key(key, sizeof(key), r->f[I_PROF], r->f[I_ITER]);
+	if (c->n == c->cap)
+		c->keys = xrealloc(c->keys, (size_t)(c->cap = c->cap * 2 + 64) * sizeof(*c->keys));
+	c->keys[c->n++] = xstrdup(key);
+}
+
+static void prof_row(struct rows *r, void *arg)
+{
+	struct commits *c = arg;
+	struct symagg *a;
+	struct kase *k;
+	double self, child = 0;
+
+	if (!strcmp(r->f[P_SYM], "[other]") || !committed(c, r->f[P_PROF], r->f[P_ITER]))
+		return;
+	if (!parse_double(r->f[P_SELF], &self) ||
+	    (r->f[P_CHILD][0] && !parse_double(r->f[P_CHILD], &child))) {
+		if (!r->err[0])
+			snprintf(r->err, sizeof(r->err), "%s:%d: a share that is not a number",
+				 r->file, r->line);
+		return;
+	}
+	k = kase_get(c->side, r->f[P_WL], r->f[P_CASE]);
+	a = sym_get(k, r->f[P_SYM], r->f[P_DSO]);
+	a->self += self;
+	a->child += child;
+	a->present = true;
+}
+
+static bool is_run(const char *dir)
+{
+	static const char *const files[] = { "profile_iterations.csv", "results.csv", "meta.csv",
+					     NULL };
+	char p[4200];
+
+	for (int i = 0; files[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		if (access(p, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The label of a run from its meta.csv ("label,VALUE"), "" if none. */
+static void meta_label(const char *dir, char *out, size_t len)
+{
+	char p[4200], line[1024];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(p, sizeof(p), "%s/meta.csv", dir);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "label,", 6)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			snprintf(out, len, "%s", line + 6);
+			break;
+		}
+	fclose(f);
+}
+
+/* One run into the side of its label (or side `fixed` with --per-arg). */
+static int add_run(const char *dir, int fixed)
+{
+	struct commits c = { 0 };
+	struct side tmp = { 0 };
+	char p[4200], label[256];
+	int ret, si;
+
+	meta_label(dir, label, sizeof(label));
+	c.side = &tmp;
+	snprintf(p, sizeof(p), "%s/profile_iterations.csv", dir);
+	ret = read_csv(p, iter_cols, iter_row, &c);
+	if (ret < 0)
+		return -1;
+	if (!label[0])
+		snprintf(label, sizeof(label), "%s", c.label[0] ? c.label : dir);
+	if (ret == 0) {
+		snprintf(p, sizeof(p), "%s/profile.csv", dir);
+		if (read_csv(p, prof_cols, prof_row, &c) < 0)
+			return -1;
+	}
+	for (int i = 0; i < c.n; i++)
+		free(c.keys[i]);
+	free(c.keys);
+	/* merge tmp into its side */
+	si = fixed;
+	if (si < 0)
+		for (si = 0; si < nsides && strcmp(sides[si].label, label); si++)
+			;
+	if (si >= MAX_SIDES) {
+		fprintf(stderr, "mmprofile: more than %d sides\n", MAX_SIDES);
+		return -1;
+	}
+	if (si == nsides) {
+		nsides++;
+		snprintf(sides[si].label, sizeof(sides[si].label), "%s", label);
+	}
+	sides[si].nruns++;
+	if (!sides[si].event[0])
+		snprintf(sides[si].event, sizeof(sides[si].event), "%s", tmp.event);
+	else if (tmp.event[0] && strcmp(sides[si].event, tmp.event))
+		snprintf(sides[si].event, sizeof(sides[si].event), "mixed");
+	for (int i = 0; i < tmp.nk; i++) {
+		struct kase *from = &tmp.k[i], *to = kase_get(&sides[si], from->wl, from->cs);
+
+		to->n_ok += from->n_ok;
+		to->n_other += from->n_other;
+		if (!to->why[0])
+			snprintf(to->why, sizeof(to->why), "%s", from->why);
+		if (from->cg >= 0)
+			to->cg = to->cg < 0 ? from->cg : to->cg != from->cg ? 2 : to->cg;
+		if (from->event[0])
+			snprintf(to->event, sizeof(to->event), "%s", from->event);
+		if (from->freq)
+			to->freq = from->freq;
+		for (int j = 0; j < from->ns; j++) {
+			struct symagg *a = sym_get(to, from->s[j].sym, from->s[j].dso);
+
+			a->self += from->s[j].self;
+			a->child += from->s[j].child;
+			a->present |= from->s[j].present;
+			free(from->s[j].sym);
+			free(from->s[j].dso);
+		}
+		free(from->s);
+		free(from->wl);
+		free(from->cs);
+	}
+	free(tmp.k);
+	return 0;
+}
+
+/* An argument: a run directory, a file in one, or a directory of runs. */
+static int add_arg(const char *arg, int fixed)
+{
+	char dir[4200], sub[4400];
+	struct dirent **list;
+	struct stat st;
+	int n, found = 0;
+
+	if (stat(arg, &st) < 0) {
+		fprintf(stderr, "mmprofile: %s: %s\n", arg, strerror(errno));
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", arg);
+	if (!S_ISDIR(st.st_mode)) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+	}
+	if (is_run(dir))
+		return add_run(dir, fixed);
+	n = scandir(dir, &list, NULL, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "mmprofile: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, list[i]->d_name);
+		if (list[i]->d_name[0] != '.' && stat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
+		    is_run(sub)) {
+			if (add_run(sub, fixed) < 0)
+				return -1;
+			found++;
+		}
+		free(list[i]);
+	}
+	free(list);
+	if (!found) {
+		fprintf(stderr, "mmprofile: %s: no run directory in it\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ difference */
+
+struct line {
+	const char *sym, *dso;
+	double base, new, base_self, new_self;
+	bool in_base, in_new;
+};
+
+static double share(const struct kase *k, const struct symagg *a, bool children)
+{
+	if (!k || !a || k->n_ok == 0)
+		return 0;
+	return (children ? a->child : a->self) / k->n_ok;
+}
+
+static struct symagg *find_sym(const struct kase *k, const char *sym, const char *dso)
+{
+	if (!k)
+		return NULL;
+	for (int i = 0; i < k->ns; i++)
+		if (!strcmp(k->s[i].sym, sym) && !strcmp(k->s[i].dso, dso))
+			return &k->s[i];
+	return NULL;
+}
+
+static const struct kase *find_kase(const struct side *s, const char *wl, const char *cs)
+{
+	for (int i = 0; i < s->nk; i++)
+		if (!strcmp(s->k[i].wl, wl) && !strcmp(s->k[i].cs, cs))
+			return &s->k[i];
+	return NULL;
+}
+
+static int by_abs_change(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	double dx = fabs(x->new - x->base), dy = fabs(y->new - y->base);
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return strcmp(x->sym, y->sym);
+}
+
+static int by_base(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+
+	return x->base != y->base ? (x->base < y->base ? 1 : -1) : strcmp(x->sym, y->sym);
+}
+
+static int by_new(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+
+	return x->new != y->new ? (x->new < y->new ? 1 : -1) : strcmp(x->sym, y->sym);
+}
+
+/*
+ * The lines to show for one case: each side's top `top` symbols and the
+ * `top` largest changes, sorted by the size of the change. *nout lines.
+ */
+static struct line *diff_lines(const struct kase *b, const struct kase *n, bool children,
+			       int top, int *nout)
+{
+	struct line *all = NULL, *out;
+	int na = 0, cap = 0, no = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const struct kase *k = pass ? n : b;
+
+		for (int i = 0; k && i < k->ns; i++) {
+			const struct symagg *a = &k->s[i], *ob;
+			bool dup = !strcmp(a->sym, "[unknown]");	/* unresolved: left out */
+
+			for (int j = 0; j < na && !dup; j++)
+				dup = !strcmp(all[j].sym, a->sym) && !strcmp(all[j].dso, a->dso);
+			if (dup)
+				continue;
+			if (na == cap)
+				all = xrealloc(all, (size_t)(cap = cap * 2 + 64) * sizeof(*all));
+			ob = find_sym(pass ? b : n, a->sym, a->dso);
+			all[na] = (struct line){ .sym = a->sym, .dso = a->dso };
+			all[na].base = share(b, pass ? ob : a, children);
+			all[na].new = share(n, pass ? a : ob, children);
+			all[na].base_self = share(b, pass ? ob : a, false);
+			all[na].new_self = share(n, pass ? a : ob, false);
+			all[na].in_base = pass ? ob && ob->present : a->present;
+			all[na].in_new = pass ? a->present : ob && ob->present;
+			na++;
+		}
+	}
+	qsort(all, (size_t)na, sizeof(*all), by_base);
+	out = xrealloc(NULL, (size_t)(na ? na : 1) * sizeof(*out));
+	for (int i = 0; i < na && i < top; i++)
+		if (all[i].base > 0)
+			out[no++] = all[i];
+	qsort(all, (size_t)na, sizeof(*all), by_new);
+	for (int i = 0; i < na && i < top; i++) {
+		bool dup = false;
+
+		for (int j = 0; j < no && !dup; j++)
+			dup = out[j].sym == all[i].sym && out[j].dso == all[i].dso;
+		if (!dup && all[i].new > 0)
+			out[no++] = all[i];
+	}
+	qsort(all, (size_t)na, sizeof(*all), by_abs_change);
+	for (int i = 0; i < na && i < top; i++) {
+		bool dup = false;
+
+		for (int j = 0; j < no && !dup; j++)
+			dup = out[j].sym == all[i].sym && out[j].dso == all[i].dso;
+		if (!dup && all[i].new != all[i].base)
+			out[no++] = all[i];
+	}
+	qsort(out, (size_t)no, sizeof(*out), by_abs_change);
+	free(all);
+	*nout = no;
+	return out;
+}
+
+static const char *short_dso(const char *dso)
+{
+	return !strcmp(dso, "[kernel.kallsyms]") ? "[kernel]" : dso;
+}
+
+static const char *mark_of(const struct line *l)
+{
+	return !l->in_base && l->in_new ? "new" : l->in_base && !l->in_new ? "gone" : "";
+}
+
+/* The cases of all sides, in first-seen order. */
+struct caseref {
+	const char *wl, *cs;
+};
+
+static struct caseref *all_cases(int *n)
+{
+	struct caseref *c = NULL;
+	int nc = 0, cap = 0;
+
+	for (int s = 0; s < nsides; s++)
+		for (int i = 0; i < sides[s].nk; i++) {
+			bool dup = false;
+
+			for (int j = 0; j < nc && !dup; j++)
+				dup = !strcmp(c[j].wl, sides[s].k[i].wl) &&
+				      !strcmp(c[j].cs, sides[s].k[i].cs);
+			if (dup)
+				continue;
+			if (nc == cap)
+				c = xrealloc(c, (size_t)(cap = cap * 2 + 16) * sizeof(*c));
+			c[nc++] = (struct caseref){ sides[s].k[i].wl, sides[s].k[i].cs };
+		}
+	*n = nc;
+	return c;
+}
+
+static bool both_callgraph(const struct kase *b, const struct kase *n)
+{
+	return b && n && b->cg == 1 && n->cg == 1;
+}
+
+/* "7.02" for a share in percent; "-" for no row at all. */
+static void fmt_share(char *buf, size_t len, double v, bool present)
+{
+	if (!present && v == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+static void side_note(FILE *f, const struct side *s, const struct kase *k, const char *pre)
+{
+	fprintf(f, "%s%s: ", pre, s->label);
+	if (!k)
+		fprintf(f, "no such case");
+	else if (k->n_ok == 0)
+		fprintf(f, "not profiled (%s)", k->why[0] ? k->why : "no profile_iterations.csv row");
+	else
+		fprintf(f, "%d iteration(s), %s %d Hz%s%s%s", k->n_ok, k->event, k->freq,
+			k->cg == 1 ? ", call graphs" : k->cg == 2 ? ", call graphs in some" : "",
+			k->n_other ? "; not profiled in others: " : "", k->n_other ? k->why : "");
+}
+
+static void cut(char *buf, size_t len, const char *s, size_t max)
+{
+	if (strlen(s) <= max)
+		snprintf(buf, len, "%s", s);
+	else
+		snprintf(buf, len, "%.*s...", (int)(max - 3), s);
+}
+
+static void print_text(const struct opts *o)
+{
+	int nc;
+	struct caseref *c = all_cases(&nc);
+
+	printf("Kernel profiles (perf, measured phases): each symbol's share of the non-idle samples,\n"
+	       "mean over the profiled iterations; shown, not judged. new: no row on BASE; gone: none on NEW;\n"
+	       "unresolved symbols ([unknown]) left out.\n");
+	for (int s = 1; s < nsides; s++)
+		if (sides[0].event[0] && sides[s].event[0] && strcmp(sides[0].event, sides[s].event))
+			printf("warning: %s sampled %s, %s sampled %s: shares of different events\n",
+			       sides[0].label, sides[0].event, sides[s].label, sides[s].event);
+	for (int i = 0; i < nc; i++) {
+		const struct kase *b = find_kase(&sides[0], c[i].wl, c[i].cs);
+
+		printf("\n%s  [%s]\n", c[i].wl, c[i].cs);
+		side_note(stdout, &sides[0], b, "  ");
+		putchar('\n');
+		for (int s = 1; s < nsides; s++) {
+			const struct kase *n = find_kase(&sides[s], c[i].wl, c[i].cs);
+			bool ch = both_callgraph(b, n);
+			struct line *l;
+			int nl;
+
+			side_note(stdout, &sides[s], n, "  ");
+			putchar('\n');
+			if (!b || !n || !b->n_ok || !n->n_ok)
+				continue;
+			l = diff_lines(b, n, ch, o->top, &nl);
+			printf("    %s share, %%%s\n", ch ? "children" : "self",
+			       ch ? " (self share in brackets)" : "");
+			printf("    %16.16s %16.16s %9s  %-5s %s\n", sides[0].label, sides[s].label,
+			       "change", "", "symbol dso");
+			for (int j = 0; j < nl; j++) {
+				char vb[48], vn[48], sb[24], sn[24], sym[80], dso[48];
+
+				fmt_share(vb, sizeof(vb), l[j].base, l[j].in_base);
+				fmt_share(vn, sizeof(vn), l[j].new, l[j].in_new);
+				if (ch) {
+					fmt_share(sb, sizeof(sb), l[j].base_self, l[j].in_base);
+					fmt_share(sn, sizeof(sn), l[j].new_self, l[j].in_new);
+					snprintf(vb + strlen(vb), sizeof(vb) - strlen(vb), " (%s)", sb);
+					snprintf(vn + strlen(vn), sizeof(vn) - strlen(vn), " (%s)", sn);
+				}
+				cut(sym, sizeof(sym), l[j].sym, 60);
+				cut(dso, sizeof(dso), short_dso(l[j].dso), 40);
+				printf("    %16s %16s %+9.2f  %-5s %s %s%s%s\n", vb, vn, l[j].new - l[j].base,
+				       mark_of(&l[j]), sym, dso[0] == '[' ? "" : "(", dso,
+				       dso[0] == '[' ? "" : ")");
+			}
+			free(l);
+		}
+	}
+	free(c);
+}
+
+/* Input text in markdown: the gnuplot filter, then table-breaking characters. */
+static void md_text(FILE *f, const char *s)
+{
+	char buf[GP_TEXT_MAX + 1];
+
+	gp_clean(buf, sizeof(buf), s);
+	for (const char *p = buf; *p; p++)
+		fputs(*p == '[' ? "(" : *p == ']' ? ")" : *p == '<' ? "&lt;" :
+		      *p == '>' ? "&gt;" : *p == '|' ? "/" : *p == '*' ? "\\*" :
+		      *p == '_' ? "\\_" : (char[2]){ *p, 0 }, f);
+}
+
+static void print_markdown(const struct opts *o, bool chart)
+{
+	int nc;
+	struct caseref *c = all_cases(&nc);
+
+	printf("<!-- mmprofile:profiles -->\n## Kernel profiles\n\n"
+	       "perf samples of the measured phases (`--profile`): each symbol's share of the\n"
+	       "non-idle samples, mean over the profiled iterations. Shown, not judged; **new**:\n"
+	       "no row on the base side, **gone**: none on the new side. Sorted by the size of\n"
+	       "the change.\n\n");
+	if (chart)
+		printf("![shares of the largest profile changes](%sprofile.png)\n\n[SVG](%sprofile.svg) · "
+		       "[gnuplot script](%sprofile.gp) · [data](%sprofile.dat)\n\n", o->prefix, o->prefix,
+		       o->prefix, o->prefix);
+	for (int i = 0; i < nc; i++) {
+		const struct kase *b = find_kase(&sides[0], c[i].wl, c[i].cs);
+
+		printf("### ");
+		md_text(stdout, c[i].wl);
+		printf(" [");
+		md_text(stdout, c[i].cs);
+		printf("]\n\n");
+		for (int s = 0; s < nsides; s++) {
+			char note[1200];
+			FILE *m = fmemopen(note, sizeof(note), "w");
+
+			if (!m)
+				continue;
+			side_note(m, &sides[s], find_kase(&sides[s], c[i].wl, c[i].cs), "");
+			fclose(m);
+			printf("- ");
+			md_text(stdout, note);
+			printf("\n");
+		}
+		printf("\n");
+		for (int s = 1; s < nsides; s++) {
+			const struct kase *n = find_kase(&sides[s], c[i].wl, c[i].cs);
+			bool ch = both_callgraph(b, n);
+			struct line *l;
+			int nl;
+
+			if (!b || !n || !b->n_ok || !n->n_ok)
+				continue;
+			l = diff_lines(b, n, ch, o->top, &nl);
+			printf("| symbol | dso | ");
+			md_text(stdout, sides[0].label);
+			printf(" %% | ");
+			md_text(stdout, sides[s].label);
+			printf(" %% | change (pts) | |\n|---|---|--:|--:|--:|---|\n");
+			for (int j = 0; j < nl; j++) {
+				char vb[48], vn[48], sb[24], sn[24];
+
+				fmt_share(vb, sizeof(vb), l[j].base, l[j].in_base);
+				fmt_share(vn, sizeof(vn), l[j].new, l[j].in_new);
+				if (ch) {
+					fmt_share(sb, sizeof(sb), l[j].base_self, l[j].in_base);
+					fmt_share(sn, sizeof(sn), l[j].new_self, l[j].in_new);
+					snprintf(vb + strlen(vb), sizeof(vb) - strlen(vb), " (self %s)", sb);
+					snprintf(vn + strlen(vn), sizeof(vn) - strlen(vn), " (self %s)", sn);
+				}
+				printf("| ");
+				md_text(stdout, l[j].sym);
+				printf(" | ");
+				md_text(stdout, short_dso(l[j].dso));
+				printf(" | %s | %s | %+.2f | %s |\n", vb, vn, l[j].new - l[j].base,
+				       mark_of(&l[j]));
+			}
+			printf("\n%s share.\n\n", ch ? "Children (the symbol and its callees)" : "Self");
+			free(l);
+		}
+	}
+	free(c);
+}
+
+/* ------------------------------------------------------------ chart */
+
+static int find_gnuplot(const struct opts *o, char *out, size_t len)
+{
+	const char *path = getenv("PATH"), *env = getenv("MMPLOT_GNUPLOT");
+
+	if (o->gnuplot || (env && *env)) {
+		snprintf(out, len, "%s", o->gnuplot ? o->gnuplot : env);
+		return access(out, X_OK);
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;) {
+		const char *colon = strchr(p, ':');
+		int l = colon ? (int)(colon - p) : (int)strlen(p);
+
+		snprintf(out, len, "%.*s/gnuplot", l, p);
+		if (l > 0 && access(out, X_OK) == 0)
+			return 0;
+		p = colon ? colon + 1 : NULL;
+	}
+	return -1;
+}
+
+/*
+ * DIR/profile.{gp,dat}, then gnuplot: one panel per case (up to six) with
+ * the bars of its largest changes, a bar per side. 0, or -1 (said why).
+ */
+static int plot(const struct opts *o)
+{
+	char path[4200], gnuplot[4096], log[4200];
+	int nc, panels = 0, cols, rows, st = 0;
+	struct caseref *c = all_cases(&nc);
+	FILE *gp, *dat;
+	pid_t pid;
+
+	mkdir(o->plot_dir, 0755);
+	snprintf(path, sizeof(path), "%s/profile.dat", o->plot_dir);
+	dat = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/profile.gp", o->plot_dir);
+	gp = dat ? fopen(path, "w") : NULL;
+	if (!gp) {
+		fprintf(stderr, "mmprofile: %s: %s\n", path, strerror(errno));
+		if (dat)
+			fclose(dat);
+		free(c);
+		return -1;
+	}
+	for (int i = 0; i < nc && panels < PANELS_MAX; i++) {
+		const struct kase *b = find_kase(&sides[0], c[i].wl, c[i].cs);
+		const struct kase *n = nsides > 1 ? find_kase(&sides[1], c[i].wl, c[i].cs) : NULL;
+		bool ch = both_callgraph(b, n);
+		struct line *l;
+		int nl;
+
+		if (!b || !n || !b->n_ok || !n->n_ok)
+			continue;
+		l = diff_lines(b, n, ch, BARS_PER_PANEL, &nl);
+		fprintf(dat, "# panel %d: ", panels);
+		gp_put(dat, c[i].wl, GP_TEXT_MAX);
+		fputc('\n', dat);
+		for (int j = 0; j < nl && j < BARS_PER_PANEL; j++) {
+			gp_datstr(dat, l[j].sym);
+			for (int s = 0; s < nsides; s++) {
+				const struct kase *k = find_kase(&sides[s], c[i].wl, c[i].cs);
+
+				fprintf(dat, " %.4f", share(k, find_sym(k, l[j].sym, l[j].dso), ch));
+			}
+			fputc('\n', dat);
+		}
+		fprintf(dat, "\n\n");
+		panels++;
+		free(l);
+	}
+	fclose(dat);
+	if (panels == 0) {
+		fclose(gp);
+		free(c);
+		fprintf(stderr, "mmprofile: no case with a profile on BASE and NEW: no chart\n");
+		return -1;
+	}
+	cols = panels == 1 ? 1 : 2;
+	rows = (panels + cols - 1) / cols;
+	fprintf(gp, "# mmprofile: the largest profile changes per case\n"
+		"# data: profile.dat; redraw: gnuplot profile.gp\n"
+		"# text from the inputs is filtered (tools/mmcompare/gptext.h)\n"
+		"reset\nset style data histograms\nset style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\nset grid ytics\nset ylabel 'share of samples, %%'\n"
+		"set xtics rotate by -35 left font ',8'\nset key top right\nset yrange [0:*]\n"
+		"do for [fmt in 'png svg'] {\nif (fmt eq 'png') {\n"
+		"  set terminal pngcairo size %d,%d noenhanced font 'sans,9'\n} else {\n"
+		"  set terminal svg size %d,%d dynamic noenhanced font 'sans,9'\n}\n"
+		"set output 'profile.'.fmt\nset multiplot layout %d,%d title "
+		"'Kernel profiles: share of the largest changes (shown, not judged)'\n",
+		cols * 640, rows * 460, cols * 640, rows * 460, rows, cols);
+	for (int i = 0, p = 0; i < nc && p < panels; i++) {
+		const struct kase *b = find_kase(&sides[0], c[i].wl, c[i].cs);
+		const struct kase *n = nsides > 1 ? find_kase(&sides[1], c[i].wl, c[i].cs) : NULL;
+		char title[600];
+
+		if (!b || !n || !b->n_ok || !n->n_ok)
+			continue;
+		snprintf(title, sizeof(title), "%s [%s] (%s share)", c[i].wl, c[i].cs,
+			 both_callgraph(b, n) ? "children" : "self");
+		fprintf(gp, "set title ");
+		gp_textn(gp, title, 110);
+		fprintf(gp, "\nplot ");
+		for (int s = 0; s < nsides; s++) {
+			fprintf(gp, "%s'profile.dat' index %d using %d%s title ", s ? ", " : "", p, s + 2,
+				s == 0 ? ":xtic(1)" : "");
+			gp_textn(gp, sides[s].label, 60);
+		}
+		fputc('\n', gp);
+		p++;
+	}
+	fprintf(gp, "unset multiplot\n}\n");
+	fclose(gp);
+	free(c);
+	if (find_gnuplot(o, gnuplot, sizeof(gnuplot)) < 0) {
+		fprintf(stderr, "mmprofile: gnuplot not found (package gnuplot-nox): no chart\n");
+		return -1;
+	}
+	snprintf(log, sizeof(log), "%s/profile-gnuplot.log", o->plot_dir);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { gnuplot, "profile.gp", NULL };
+
+		if (!freopen(log, "w", stderr) || chdir(o->plot_dir))
+			_exit(127);
+		execv(gnuplot, argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "mmprofile: gnuplot failed, see %s\n", log);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/profile.png", o->plot_dir);
+	if (access(path, R_OK) < 0) {
+		fprintf(stderr, "mmprofile: gnuplot wrote no %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ unpack */
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* One profile.NAME.b64 into profile/NAME; 0, or -1 with the reason printed. */
+static int unpack_one(const char *dir, const char *b64name)
+{
+	char in[4400], out[4400], tmp[4500], name[300], pdir[4300], *line = NULL;
+	unsigned long h = 1469598103934665603ul, want_h = 0;
+	unsigned long long total = 0, want_n = 0;
+	size_t cap = 0;
+	bool ended = false, bad = false;
+	FILE *fi, *fo;
+	ssize_t n;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(strlen(b64name) - 12), b64name + 8);
+	if (!name[0] || name[0] == '.' || strchr(name, '/')) {
+		fprintf(stderr, "mmprofile: %s: not a raw data name\n", b64name);
+		return -1;
+	}
+	snprintf(in, sizeof(in), "%s/%s", dir, b64name);
+	snprintf(pdir, sizeof(pdir), "%s/profile", dir);
+	snprintf(out, sizeof(out), "%s/%s", pdir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.unpack.tmp", pdir, name);
+	if (mkdir(pdir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "mmprofile: %s: %s\n", pdir, strerror(errno));
+		return -1;
+	}
+	fi = fopen(in, "re");
+	fo = fi ? fopen(tmp, "we") : NULL;
+	if (!fo) {
+		fprintf(stderr, "mmprofile: %s: %s\n", fi ? tmp : in, strerror(errno));
+		if (fi)
+			fclose(fi);
+		return -1;
+	}
+	while (!bad && (n = getline(&line, &cap, fi)) > 0) {
+		unsigned v = 0;
+		int k = 0, pad = 0;
+
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (ended) {
+			bad = true;	/* nothing may follow the end line */
+			break;
+		}
+		if (!strncmp(line, "=end ", 5)) {
+			ended = sscanf(line + 5, "%llu %lx", &want_n, &want_h) == 2;
+			bad = !ended;
+			continue;
+		}
+		for (ssize_t i = 0; i < n && !bad; i++) {
+			int d = line[i] == '=' ? 0 : b64val((unsigned char)line[i]);
+
+			if (d < 0 || (pad && line[i] != '=')) {
+				bad = true;
+				break;
+			}
+			pad += line[i] == '=';
+			v = v << 6 | (unsigned)d;
+			if (++k == 4) {
+				unsigned char b[3] = { v >> 16 & 255, v >> 8 & 255, v & 255 };
+				int nb = 3 - pad;
+
+				for (int j = 0; j < nb; j++)
+					h = (h ^ b[j]) * 1099511628211ul;
+				if (fwrite(b, 1, (size_t)nb, fo) != (size_t)nb)
+					bad = true;
+				total += (unsigned long long)nb;
+				k = 0;
+				v = 0;
+			}
+		}
+		bad |= k != 0;
+	}
+	free(line);
+	fclose(fi);
+	if (fflush(fo) || fsync(fileno(fo)))
+		bad = true;
+	fclose(fo);
+	if (bad || !ended || total != want_n || h != want_h) {
+		fprintf(stderr, "mmprofile: %s: %s; not unpacked\n", in,
+			!ended ? "no end line (the guest died while sending it?)" :
+			bad ? "not base64" : "size or hash do not match what the guest sent");
+		unlink(tmp);
+		unlink(in);
+		return -1;
+	}
+	if (rename(tmp, out) < 0) {
+		fprintf(stderr, "mmprofile: %s: %s\n", out, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	unlink(in);
+	printf("mmprofile: unpacked %s (%llu bytes)\n", out, total);
+	return 0;
+}
+
+static int unpack(const char *dir)
+{
+	struct dirent *de;
+	int fails = 0;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		fprintf(stderr, "mmprofile: %s: %s\n", dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 12 && !strncmp(de->d_name, "profile.", 8) &&
+		    !strcmp(de->d_name + l - 4, ".b64"))
+			fails += unpack_one(dir, de->d_name) < 0;
+	}
+	closedir(d);
+	return fails ? EXIT_FAIL : 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mmprofile [options] BASE NEW [NEW2...]\n"
+		"       mmprofile --unpack RUN_DIR\n"
+		"  BASE, NEW: a run directory, a file in one, or a directory of runs\n"
+		"  --per-arg        one side per argument (default: one per label)\n"
+		"  --markdown       markdown (the report's section) instead of text\n"
+		"  --top N          symbols per side and largest changes shown (default 10)\n"
+		"  --plot DIR       draw DIR/profile.png and .svg (gnuplot) and link it\n"
+		"  --gnuplot PATH   the gnuplot to run (default $MMPLOT_GNUPLOT, or PATH)\n"
+		"  --link-prefix P  prefix of the chart's links in --markdown\n"
+		"  --alpha A, --force  accepted and ignored (shares are not judged)\n"
+		"exit: 0 ok, 1 failure (gnuplot, unpack), 2 usage or bad input\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .top = 10, .prefix = "" };
+	static const struct option lo[] = {
+		{ "per-arg", no_argument, NULL, 'a' }, { "markdown", no_argument, NULL, 'm' },
+		{ "top", required_argument, NULL, 't' }, { "plot", required_argument, NULL, 'p' },
+		{ "gnuplot", required_argument, NULL, 'g' }, { "unpack", required_argument, NULL, 'u' },
+		{ "alpha", required_argument, NULL, 'A' }, { "force", no_argument, NULL, 'f' },
+		{ "link-prefix", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int c, rc = 0;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'a': o.per_arg = true; break;
+		case 'm': o.markdown = true; break;
+		case 'p': o.plot_dir = optarg; break;
+		case 'g': o.gnuplot = optarg; break;
+		case 'l': o.prefix = optarg; break;
+		case 'A': case 'f': break;
+		case 'u': return unpack(optarg);
+		case 't':
+			o.top = (int)strtol(optarg, &end, 10);
+			if (*end || o.top < 1 || o.top > 1000) {
+				fprintf(stderr, "mmprofile: --top '%s': a number in [1, 1000]\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++)
+		if (add_arg(argv[i], o.per_arg ? i - optind : -1) < 0)
+			return EXIT_USAGE;
+	if (nsides < 2) {
+		fprintf(stderr, "mmprofile: one label only (%s): give runs of two labels, or --per-arg\n",
+			sides[0].label);
+		return EXIT_USAGE;
+	}
+	if (o.plot_dir && plot(&o) < 0)
+		rc = EXIT_FAIL;
+	if (o.markdown)
+		print_markdown(&o, o.plot_dir && rc == 0);
+	else
+		print_text(&o);
+	return fflush(stdout) ? EXIT_FAIL : rc;
+}

@@ -1,0 +1,14 @@
+# tools/mmcompare/mmprofile: the kernel profiles of runs side by side
+# (--profile's profile.csv), and the VM lab's raw data unpacked. Read by
+# tools/compare-report; tests in tests/profile/.
+ALL_TARGETS += tools/mmcompare/mmprofile
+CLEAN_FILES += tools/mmcompare/mmprofile tests/profile/mmprofile.asan
+
+# libcsv reads the CSV files; libm for fabs/isfinite.
+tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o
+	$(CC) $(CFLAGS) -o $@ $^ -lcsv -lm
+
+# The same program with ASan/UBSan for the tests (bad input, torn files).
+tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/gptext.h
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -o $@ $< -lcsv -lm
+CHECK_DEPS += tests/profile/mmprofile.asan
