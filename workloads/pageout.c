@@ -129,8 +129,12 @@ static const struct mm_metric metrics[] = {
 	  .timed = true },
 	{ .name = "harness_user_outside_loop_pct", .better = MM_INFO,
 	  .role = MM_CONTEXT, .timed = true },
-	/* Share of the instances' time in the mincore() counts: a time ratio. */
+	/* Shares of the instances' time (mincore() counts; on a CPU, waiting
+	 * on a runqueue): time ratios. */
 	{ .name = "check_pct", .better = MM_INFO, .role = MM_CONTEXT, .timed = true },
+	{ .name = "loop_oncpu_pct", .better = MM_INFO, .role = MM_CONTEXT, .timed = true },
+	{ .name = "loop_runq_wait_pct", .better = MM_INFO, .role = MM_CONTEXT,
+	  .timed = true },
 	MM_METRIC_END,
 };
 
