@@ -80,11 +80,15 @@ tools/deps.sh build || exit 1
 # is a skip of the profile that meta.csv explains).
 [ "$profile" = 1 ] && { tools/deps.sh profile >/dev/null 2>&1 ||
 	echo "run.sh: linux-perf could not be installed; the profile will be skipped (meta.csv says why)" >&2; }
-if ! make -s >/tmp/mmbench-build.log 2>&1; then
-	echo "run.sh: build failed:" >&2
-	tail -n 20 /tmp/mmbench-build.log >&2
+# The build log: a new file of ours (a fixed name in /tmp could be a link
+# another user planted there).
+build_log=$(mktemp "${TMPDIR:-/tmp}/mmbench-build.XXXXXX") || exit 1
+if ! make -s >"$build_log" 2>&1; then
+	echo "run.sh: build failed (log: $build_log):" >&2
+	tail -n 20 "$build_log" >&2
 	exit 1
 fi
+rm -f "$build_log"
 
 [ -n "$label" ] || label=$(uname -r)
 dir="$root/$label/$(date +%Y%m%d-%H%M%S)-$(hostname)"
