@@ -549,9 +549,10 @@ static void reset_memory(struct mm_ctx *ctx, struct state *s)
 }
 
 /*
- * Were kernel function counts requested (--probe)? They are armed per
- * iteration by the core and cannot be discarded: a disturbed storm's
- * counts would be added to its retry's. Read from the run's command line.
+ * Were kernel function counts (--probe) or a profile (--profile) asked
+ * for? The core arms them in mm_measure_begin() and has no way to discard
+ * what they gathered: a disturbed storm's counts and samples would be
+ * added to its retry's. Read from the run's command line.
  */
 static bool probe_requested(const struct mm_ctx *ctx)
 {
@@ -564,8 +565,9 @@ static bool probe_requested(const struct mm_ctx *ctx)
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "command_line,", 13) && strstr(line, " --probe ") &&
-		    !strstr(line, " --probe none"))
+		if (!strncmp(line, "command_line,", 13) &&
+		    ((strstr(line, " --probe ") && !strstr(line, " --probe none")) ||
+		     strstr(line, " --profile")))
 			armed = true;
 	fclose(f);
 	return armed;
@@ -588,7 +590,7 @@ static void note_guard(struct mm_ctx *ctx, struct state *s)
 	}
 	mm_note(ctx, "thp_storm_guard", "[%s]: free page reporting (%s): storm memory backed right before the start barrier; a storm during which reported_kib, managed pages or the balloon moved, or steal exceeded %.0f%%, is not emitted and %s",
 		mm_case_string(ctx->c), why, STEAL_MAX_PCT,
-		s->probe_armed ? "fails the case (--probe counts cannot be discarded for a retry)" :
+		s->probe_armed ? "fails the case (--probe counts and --profile samples cannot be discarded for a retry)" :
 				 "is run again (up to " GUARD_RETRIES_S " retries, storm_guard_retries)");
 }
 
@@ -1663,8 +1665,8 @@ static void end_attempt(struct state *s, struct mm_team **team)
 /*
  * A storm the host disturbed (see the guard) emits nothing: the iteration
  * is set up and stormed again, at most GUARD_RETRIES times, each retry
- * logged; then, or at once when --probe counts are armed (they cannot be
- * discarded), the case fails with the reason.
+ * logged; then, or at once when --probe or --profile is armed (what they
+ * gathered cannot be discarded), the case fails with the reason.
  */
 static int disturbed(struct mm_ctx *ctx, struct state *s, const struct guard *g,
 		     int retries)
@@ -1673,7 +1675,7 @@ static int disturbed(struct mm_ctx *ctx, struct state *s, const struct guard *g,
 
 	iteration_name(ctx, it, sizeof(it));
 	if (s->probe_armed)
-		return mm_fail(ctx, "storm of %s disturbed: %s (its fault_both_mean %.1f us); not retried because the --probe counts of a disturbed storm cannot be discarded",
+		return mm_fail(ctx, "storm of %s disturbed: %s (its fault_both_mean %.1f us); not retried because the --probe counts or --profile samples of a disturbed storm cannot be discarded",
 			       it, g->why, mean_fault_us(s));
 	if (retries == GUARD_RETRIES)
 		return mm_fail(ctx, "storm of %s disturbed in %d attempts, the last: %s (its fault_both_mean %.1f us; free page reporting: the storm measured the host)",
