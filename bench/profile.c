@@ -63,7 +63,7 @@
 #include "driver.h"
 #include "profile.h"
 
-#define TOP_SYMBOLS 50		/* rows per iteration, then "[other]" */
+#define TOP_SYMBOLS 200		/* rows per iteration, then "[other]" */
 #define READY_TIMEOUT_MS 300000	/* perf's setup in a loaded TCG guest */
 #define ACK_TIMEOUT_MS 60000
 #define STOP_TIMEOUT_S 300	/* perf's last writes and build-ids */
@@ -134,6 +134,8 @@ static struct {
 	int hcap;
 } pf = { .freq = MM_PROFILE_DEFAULT_FREQ, .cap = MM_PROFILE_DEFAULT_CAP,
 	 .ctl_fd = -1, .ack_fd = -1 };
+
+static void mirror_raw(const char *path, const char *name);
 
 /* ---------------------------------------------------------------- options */
 
@@ -722,7 +724,11 @@ static bool stale_tmp(const char *name, long only_pid)
 
 	if (name[0] != '.' || strlen(name) < 5 || strcmp(name + strlen(name) - 4, ".tmp"))
 		return false;
+	if (!strcmp(name, ".kernel_functions.fnv32.tmp"))
+		return only_pid <= 0;
 	dot = strstr(name, ".perf.");
+	if (!dot)
+		dot = strstr(name, ".kallsyms.");
 	if (!dot)
 		return false;
 	for (dash = dot; dash > name && dash[-1] != '-'; dash--)
@@ -1139,6 +1145,269 @@ static int perf_script(char *why, size_t len, long long *outside)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- kallsyms */
+
+/*
+ * The kernel symbols the profile hit, for reading the raw data elsewhere
+ * (a guest's kernel on the host: perf report --kallsyms FILE). Every hit
+ * symbol's line of /proc/kallsyms (or --profile-kallsyms), the line after
+ * it in address order (perf ends a symbol where the next begins) and
+ * _text/_stext (perf relocates by them): a few hundred lines, not the
+ * whole table.
+ */
+struct kline {
+	unsigned long long addr;
+	char *text;		/* the line as read, without its newline */
+	const char *name, *mod;	/* inside a copy of text */
+	char *copy;
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct kline *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "name\tmodule" (module "" for the kernel) of every kernel symbol hit. */
+static char **hit_names(int *n)
+{
+	char **v = malloc((size_t)(pf.nsyms ? pf.nsyms : 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (int i = 0; i < pf.nsyms; i++) {
+		const char *sym = pf.syms[i].key, *dso = sym + strlen(sym) + 1;
+		size_t dl = strlen(dso);
+		char *e;
+
+		if (dso[0] != '[' || dso[dl - 1] != ']' || !strcmp(dso, "[unknown]") ||
+		    !strcmp(dso, "[vdso]") || !strcmp(dso, "[vsyscall]") || sym[0] == '[')
+			continue;
+		if (asprintf(&e, "%s\t%.*s", sym, strcmp(dso, "[kernel.kallsyms]") ?
+			     (int)dl - 2 : 0, dso + 1) < 0)
+			continue;
+		v[(*n)++] = e;
+	}
+	qsort(v, (size_t)*n, sizeof(*v), by_str);
+	return v;
+}
+
+static void free_lines(struct kline *k, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(k[i].text);
+		free(k[i].copy);
+	}
+	free(k);
+}
+
+/* The kallsyms lines (addresses not hidden by kptr_restrict); NULL if none. */
+static struct kline *read_kallsyms(const char *path, int *n)
+{
+	struct kline *k = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	int nk = 0, capk = 0;
+	bool nonzero = false;
+	ssize_t len;
+	FILE *f = fopen(path, "re");
+
+	*n = 0;
+	if (!f)
+		return NULL;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		struct kline *e;
+		char *sp, *tab;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (nk == capk) {
+			struct kline *t = realloc(k, (size_t)(capk = capk * 2 + 4096) * sizeof(*k));
+
+			if (!t)
+				break;
+			k = t;
+		}
+		e = &k[nk];
+		e->addr = strtoull(line, &sp, 16);
+		if (sp == line || sp[0] != ' ' || !sp[1] || sp[2] != ' ')
+			continue;
+		e->text = strdup(line);
+		e->copy = strdup(sp + 3);
+		if (!e->text || !e->copy) {
+			free(e->text);
+			free(e->copy);
+			break;
+		}
+		e->name = e->copy;
+		tab = strchr(e->copy, '\t');
+		e->mod = "";
+		if (tab) {
+			*tab = '\0';
+			e->mod = tab + 1;
+			if (e->mod[0] == '[') {
+				e->mod++;
+				if (strchr(e->mod, ']'))
+					*strchr(e->mod, ']') = '\0';
+			}
+		}
+		nonzero |= e->addr != 0;
+		nk++;
+	}
+	free(line);
+	fclose(f);
+	if (!nonzero) {
+		free_lines(k, nk);
+		return NULL;
+	}
+	qsort(k, (size_t)nk, sizeof(*k), by_addr);
+	*n = nk;
+	return k;
+}
+
+/* profile/<name>.kallsyms, temp name then rename; 0 or -1. */
+static int write_kallsyms(char *out, size_t outlen)
+{
+	char **hits, key[1024], tmp[4500];
+	struct kline *k;
+	int nh, nk, ret = -1;
+	bool *keep;
+	FILE *f;
+
+	hits = hit_names(&nh);
+	if (!hits || nh == 0) {
+		free(hits);
+		return -1;
+	}
+	k = read_kallsyms(pf.kallsyms[0] ? pf.kallsyms : "/proc/kallsyms", &nk);
+	keep = k ? calloc((size_t)nk + 1, sizeof(*keep)) : NULL;
+	if (!keep)
+		goto out;
+	for (int i = 0; i < nk; i++) {
+		char *kp = key;
+
+		snprintf(key, sizeof(key), "%s\t%s", k[i].name, k[i].mod);
+		if (bsearch(&kp, hits, (size_t)nh, sizeof(*hits), by_str)) {
+			keep[i] = true;
+			keep[i + 1] = true;
+		}
+		if (!strcmp(k[i].name, "_text") || !strcmp(k[i].name, "_stext"))
+			keep[i] = true;
+	}
+	snprintf(out, outlen, "%s/profile/%s.kallsyms", mm_run.dir, pf.name);
+	snprintf(tmp, sizeof(tmp), "%s/profile/.%s.kallsyms.tmp", mm_run.dir, pf.name);
+	f = fopen(tmp, "we");
+	if (!f)
+		goto out;
+	for (int i = 0; i < nk; i++)
+		if (keep[i])
+			fprintf(f, "%s\n", k[i].text);
+	if (fflush(f) == 0 && fsync(fileno(f)) == 0 && fclose(f) == 0)
+		ret = rename(tmp, out) < 0 ? -1 : 0;
+	else
+		fclose(f);
+	if (ret < 0)
+		unlink(tmp);
+out:
+	free(keep);
+	if (k)
+		free_lines(k, nk);
+	for (int i = 0; i < nh; i++)
+		free(hits[i]);
+	free(hits);
+	return ret;
+}
+
+/*
+ * profile/kernel_functions.fnv32, once per run: the FNV-1a hashes (32 bit,
+ * little endian, sorted, unique) of every text symbol name of the kernel.
+ * A comparison needs to know whether a function that vanished from one
+ * side's profile still exists in the other side's kernel (no longer run:
+ * the point of many patches) or not (renamed, inlined, removed); the whole
+ * name table would cost ~20 s over the VM lab's serial port, this ~5 s.
+ */
+static unsigned int fnv32(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int by_u32(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void write_function_hashes(void)
+{
+	char path[4400], tmp[4500], line[1024], name[512], type;
+	unsigned int *h = NULL;
+	unsigned long long addr;
+	size_t n = 0, cap = 0, u = 0;
+	bool nonzero = false;
+	FILE *f, *o;
+
+	snprintf(path, sizeof(path), "%s/profile/kernel_functions.fnv32", mm_run.dir);
+	if (access(path, F_OK) == 0)
+		return;
+	f = fopen(pf.kallsyms[0] ? pf.kallsyms : "/proc/kallsyms", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 ||
+		    !strchr("tTwW", type))
+			continue;
+		nonzero |= addr != 0;
+		if (n == cap) {
+			unsigned int *t = realloc(h, (cap = cap * 2 + 65536) * sizeof(*h));
+
+			if (!t)
+				break;
+			h = t;
+		}
+		h[n++] = fnv32(name);
+	}
+	fclose(f);
+	if (n == 0) {
+		free(h);
+		return;
+	}
+	qsort(h, n, sizeof(*h), by_u32);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || h[i] != h[i - 1])
+			h[u++] = h[i];
+	snprintf(tmp, sizeof(tmp), "%s/profile/.kernel_functions.fnv32.tmp", mm_run.dir);
+	o = fopen(tmp, "we");
+	if (o) {
+		bool ok = true;
+
+		for (size_t i = 0; i < u && ok; i++) {
+			unsigned char b[4] = { h[i] & 255, h[i] >> 8 & 255, h[i] >> 16 & 255,
+					       h[i] >> 24 };
+
+			ok = fwrite(b, 1, 4, o) == 4;
+		}
+		ok = ok && fflush(o) == 0 && fsync(fileno(o)) == 0;
+		fclose(o);
+		if (ok && rename(tmp, path) == 0)
+			mirror_raw(path, "kernel_functions.fnv32");
+		else
+			unlink(tmp);
+	}
+	(void)nonzero;
+	free(h);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 static struct piter *cmp_it;
@@ -1470,9 +1739,9 @@ static void write_rows(struct mm_ctx *ctx, bool raw_kept)
 
 void mm_profile_case_end(struct mm_ctx *ctx)
 {
-	char why[700] = "", kept_why[300] = "";
+	char why[700] = "", kept_why[300] = "", kfile[4400];
 	long long outside = 0;
-	bool raw = false, any = false;
+	bool raw = false, any = false, ksyms = false;
 	int ok = 0;
 
 	if (!pf.on || !pf.in_case)
@@ -1491,6 +1760,9 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 				for (int i = 0; i < pf.nit; i++)
 					mark(&pf.it[i], ST_LOST, why);
 			raw = file_size(pf.tmp) >= 0 && keep_raw(kept_why, sizeof(kept_why)) == 0;
+			ksyms = raw && write_kallsyms(kfile, sizeof(kfile)) == 0;
+			if (raw)
+				write_function_hashes();
 		}
 	}
 	write_rows(ctx, raw);
@@ -1511,6 +1783,9 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 
 		snprintf(base, sizeof(base), "%s.perf.data", pf.name);
 		mirror_raw(pf.final, base);
+		snprintf(base, sizeof(base), "%s.kallsyms", pf.name);
+		if (ksyms)
+			mirror_raw(kfile, base);
 	}
 	if (outside > 0)
 		mm_log(ctx, "profile: %lld sample(s) outside the measured windows left out "

@@ -17,11 +17,14 @@
  * Per case and side, a symbol's share is the mean over the profiled
  * iterations of its share of the window's non-idle samples (an iteration
  * without a row for it counts 0). The difference lists, per case and NEW
- * side, the union of each side's top symbols and of the largest changes,
- * sorted by the size of the change; "new" marks a symbol with no row on
- * BASE, "gone" one with no row on NEW. With call graphs on both sides the
- * change is in children share (the symbol and its callees), else in self
- * share. Shares are evidence shown next to the verdict, never judged.
+ * side: first the functions that stopped ("gone": no row on NEW) or
+ * started ("new") running although both kernels have a function of that
+ * name (each run's profile/kernel_functions.fnv32), then the union of each
+ * side's top symbols and the largest changes by the size of the change,
+ * last the functions only one kernel has ("base-fn", "new-fn": renamed,
+ * inlined, removed). With call graphs on both sides the shares are
+ * children shares (the symbol and its callees), else self shares. Shares
+ * are evidence shown next to the verdict, never judged.
  *
  * --plot DIR draws one chart (DIR/profile.png, .svg, .gp, .dat): per case
  * (up to six) the shares of its largest changes, a bar per side. Text from
@@ -98,6 +101,10 @@ struct side {
 	struct kase *k;
 	int nk, capk;
 	int nruns;
+	/* hashes of the kernel's function names (profile/kernel_functions.fnv32
+	 * of its runs); nfn 0: unknown, every function counts as present */
+	unsigned int *fn;
+	size_t nfn;
 };
 
 static struct side sides[MAX_SIDES];
@@ -420,6 +427,58 @@ static void meta_label(const char *dir, char *out, size_t len)
 	fclose(f);
 }
 
+static int by_u32(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static unsigned int fnv32(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* A run's profile/kernel_functions.fnv32 added to its side's table. */
+static void load_functions(struct side *sd, const char *dir)
+{
+	char p[4300];
+	unsigned char b[4];
+	size_t u = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/profile/kernel_functions.fnv32", dir);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	while (fread(b, 1, 4, f) == 4) {
+		if (sd->nfn % 65536 == 0)
+			sd->fn = xrealloc(sd->fn, (sd->nfn + 65536) * sizeof(*sd->fn));
+		sd->fn[sd->nfn++] = (unsigned)b[0] | (unsigned)b[1] << 8 | (unsigned)b[2] << 16 |
+				    (unsigned)b[3] << 24;
+	}
+	fclose(f);
+	qsort(sd->fn, sd->nfn, sizeof(*sd->fn), by_u32);
+	for (size_t i = 0; i < sd->nfn; i++)
+		if (i == 0 || sd->fn[i] != sd->fn[i - 1])
+			sd->fn[u++] = sd->fn[i];
+	sd->nfn = u;
+}
+
+/* Does the side's kernel have a function of this name? (unknown: yes) */
+static bool has_function(const struct side *sd, const char *sym, const char *dso)
+{
+	unsigned int h = fnv32(sym);
+
+	if (sd->nfn == 0 || dso[0] != '[' || !strcmp(dso, "[unknown]"))
+		return true;
+	return bsearch(&h, sd->fn, sd->nfn, sizeof(h), by_u32) != NULL;
+}
+
 /* One run into the side of its label (or side `fixed` with --per-arg). */
 static int add_run(const char *dir, int fixed)
 {
@@ -458,6 +517,7 @@ static int add_run(const char *dir, int fixed)
 		snprintf(sides[si].label, sizeof(sides[si].label), "%s", label);
 	}
 	sides[si].nruns++;
+	load_functions(&sides[si], dir);
 	if (!sides[si].event[0])
 		snprintf(sides[si].event, sizeof(sides[si].event), "%s", tmp.event);
 	else if (tmp.event[0] && strcmp(sides[si].event, tmp.event))
@@ -544,7 +604,12 @@ struct line {
 	const char *sym, *dso;
 	double base, new, base_self, new_self;
 	bool in_base, in_new;
+	bool fn_base, fn_new;	/* the function exists in that side's kernel */
+	int cat;		/* 0 stopped or started running, 1 both, 2 one kernel only */
 };
+
+/* A share that vanished below this (percent) is not "gone", just small. */
+#define VANISH_MIN 0.5
 
 static double share(const struct kase *k, const struct symagg *a, bool children)
 {
@@ -571,6 +636,31 @@ static const struct kase *find_kase(const struct side *s, const char *wl, const 
 	return NULL;
 }
 
+static double bigger(const struct line *l)
+{
+	return l->base > l->new ? l->base : l->new;
+}
+
+/*
+ * The order of the difference: first the functions that stopped (gone) or
+ * started (new) running though both kernels have them, largest share
+ * first; then the symbols of both profiles by the size of the change; last
+ * the functions only one kernel has (renamed, inlined, removed), by share.
+ */
+static int by_order(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	double kx, ky;
+
+	if (x->cat != y->cat)
+		return x->cat - y->cat;
+	kx = x->cat == 1 ? fabs(x->new - x->base) : bigger(x);
+	ky = y->cat == 1 ? fabs(y->new - y->base) : bigger(y);
+	if (kx != ky)
+		return kx < ky ? 1 : -1;
+	return strcmp(x->sym, y->sym);
+}
+
 static int by_abs_change(const void *a, const void *b)
 {
 	const struct line *x = a, *y = b;
@@ -595,11 +685,21 @@ static int by_new(const void *a, const void *b)
 	return x->new != y->new ? (x->new < y->new ? 1 : -1) : strcmp(x->sym, y->sym);
 }
 
+static void take(struct line *out, int *no, const struct line *l)
+{
+	for (int j = 0; j < *no; j++)
+		if (out[j].sym == l->sym && out[j].dso == l->dso)
+			return;
+	out[(*no)++] = *l;
+}
+
 /*
- * The lines to show for one case: each side's top `top` symbols and the
- * `top` largest changes, sorted by the size of the change. *nout lines.
+ * The lines to show for one case: every function that stopped or started
+ * running (share >= VANISH_MIN), each side's top `top` symbols and the
+ * `top` largest changes, in by_order(). *nout lines.
  */
-static struct line *diff_lines(const struct kase *b, const struct kase *n, bool children,
+static struct line *diff_lines(const struct side *sb, const struct kase *b,
+			       const struct side *sn, const struct kase *n, bool children,
 			       int top, int *nout)
 {
 	struct line *all = NULL, *out;
@@ -610,6 +710,7 @@ static struct line *diff_lines(const struct kase *b, const struct kase *n, bool 
 
 		for (int i = 0; k && i < k->ns; i++) {
 			const struct symagg *a = &k->s[i], *ob;
+			struct line *l;
 			bool dup = !strcmp(a->sym, "[unknown]");	/* unresolved: left out */
 
 			for (int j = 0; j < na && !dup; j++)
@@ -619,40 +720,42 @@ static struct line *diff_lines(const struct kase *b, const struct kase *n, bool 
 			if (na == cap)
 				all = xrealloc(all, (size_t)(cap = cap * 2 + 64) * sizeof(*all));
 			ob = find_sym(pass ? b : n, a->sym, a->dso);
-			all[na] = (struct line){ .sym = a->sym, .dso = a->dso };
-			all[na].base = share(b, pass ? ob : a, children);
-			all[na].new = share(n, pass ? a : ob, children);
-			all[na].base_self = share(b, pass ? ob : a, false);
-			all[na].new_self = share(n, pass ? a : ob, false);
-			all[na].in_base = pass ? ob && ob->present : a->present;
-			all[na].in_new = pass ? a->present : ob && ob->present;
-			na++;
+			l = &all[na++];
+			*l = (struct line){ .sym = a->sym, .dso = a->dso };
+			l->base = share(b, pass ? ob : a, children);
+			l->new = share(n, pass ? a : ob, children);
+			l->base_self = share(b, pass ? ob : a, false);
+			l->new_self = share(n, pass ? a : ob, false);
+			l->in_base = pass ? ob && ob->present : a->present;
+			l->in_new = pass ? a->present : ob && ob->present;
+			l->fn_base = has_function(sb, a->sym, a->dso);
+			l->fn_new = has_function(sn, a->sym, a->dso);
+			if (!l->fn_base || !l->fn_new)
+				l->cat = 2;
+			else if ((!l->in_new && l->base >= VANISH_MIN) ||
+				 (!l->in_base && l->new >= VANISH_MIN))
+				l->cat = 0;
+			else
+				l->cat = 1;
 		}
 	}
-	qsort(all, (size_t)na, sizeof(*all), by_base);
 	out = xrealloc(NULL, (size_t)(na ? na : 1) * sizeof(*out));
+	for (int i = 0; i < na; i++)
+		if (all[i].cat == 0)
+			take(out, &no, &all[i]);
+	qsort(all, (size_t)na, sizeof(*all), by_base);
 	for (int i = 0; i < na && i < top; i++)
 		if (all[i].base > 0)
-			out[no++] = all[i];
+			take(out, &no, &all[i]);
 	qsort(all, (size_t)na, sizeof(*all), by_new);
-	for (int i = 0; i < na && i < top; i++) {
-		bool dup = false;
-
-		for (int j = 0; j < no && !dup; j++)
-			dup = out[j].sym == all[i].sym && out[j].dso == all[i].dso;
-		if (!dup && all[i].new > 0)
-			out[no++] = all[i];
-	}
+	for (int i = 0; i < na && i < top; i++)
+		if (all[i].new > 0)
+			take(out, &no, &all[i]);
 	qsort(all, (size_t)na, sizeof(*all), by_abs_change);
-	for (int i = 0; i < na && i < top; i++) {
-		bool dup = false;
-
-		for (int j = 0; j < no && !dup; j++)
-			dup = out[j].sym == all[i].sym && out[j].dso == all[i].dso;
-		if (!dup && all[i].new != all[i].base)
-			out[no++] = all[i];
-	}
-	qsort(out, (size_t)no, sizeof(*out), by_abs_change);
+	for (int i = 0; i < na && i < top; i++)
+		if (all[i].new != all[i].base)
+			take(out, &no, &all[i]);
+	qsort(out, (size_t)no, sizeof(*out), by_order);
 	free(all);
 	*nout = no;
 	return out;
@@ -663,8 +766,17 @@ static const char *short_dso(const char *dso)
 	return !strcmp(dso, "[kernel.kallsyms]") ? "[kernel]" : dso;
 }
 
+/*
+ * gone/new: no row on NEW/BASE though that kernel has the function (it
+ * stopped or started running); base-fn/new-fn: only that side's kernel has
+ * a function of this name (renamed, inlined, removed or added).
+ */
 static const char *mark_of(const struct line *l)
 {
+	if (!l->fn_new)
+		return "base-fn";
+	if (!l->fn_base)
+		return "new-fn";
 	return !l->in_base && l->in_new ? "new" : l->in_base && !l->in_new ? "gone" : "";
 }
 
@@ -736,8 +848,10 @@ static void print_text(const struct opts *o)
 	struct caseref *c = all_cases(&nc);
 
 	printf("Kernel profiles (perf, measured phases): each symbol's share of the non-idle samples,\n"
-	       "mean over the profiled iterations; shown, not judged. new: no row on BASE; gone: none on NEW;\n"
-	       "unresolved symbols ([unknown]) left out.\n");
+	       "mean over the profiled iterations; shown, not judged. First the functions that stopped\n"
+	       "(gone) or started (new) running though both kernels have them, then the largest changes,\n"
+	       "then functions only one kernel has (base-fn, new-fn: renamed, inlined, removed).\n"
+	       "Unresolved symbols ([unknown]) are left out.\n");
 	for (int s = 1; s < nsides; s++)
 		if (sides[0].event[0] && sides[s].event[0] && strcmp(sides[0].event, sides[s].event))
 			printf("warning: %s sampled %s, %s sampled %s: shares of different events\n",
@@ -758,10 +872,10 @@ static void print_text(const struct opts *o)
 			putchar('\n');
 			if (!b || !n || !b->n_ok || !n->n_ok)
 				continue;
-			l = diff_lines(b, n, ch, o->top, &nl);
+			l = diff_lines(&sides[0], b, &sides[s], n, ch, o->top, &nl);
 			printf("    %s share, %%%s\n", ch ? "children" : "self",
 			       ch ? " (self share in brackets)" : "");
-			printf("    %16.16s %16.16s %9s  %-5s %s\n", sides[0].label, sides[s].label,
+			printf("    %16.16s %16.16s %9s  %-7s %s\n", sides[0].label, sides[s].label,
 			       "change", "", "symbol dso");
 			for (int j = 0; j < nl; j++) {
 				char vb[48], vn[48], sb[24], sn[24], sym[80], dso[48];
@@ -776,7 +890,7 @@ static void print_text(const struct opts *o)
 				}
 				cut(sym, sizeof(sym), l[j].sym, 60);
 				cut(dso, sizeof(dso), short_dso(l[j].dso), 40);
-				printf("    %16s %16s %+9.2f  %-5s %s %s%s%s\n", vb, vn, l[j].new - l[j].base,
+				printf("    %16s %16s %+9.2f  %-7s %s %s%s%s\n", vb, vn, l[j].new - l[j].base,
 				       mark_of(&l[j]), sym, dso[0] == '[' ? "" : "(", dso,
 				       dso[0] == '[' ? "" : ")");
 			}
@@ -805,9 +919,10 @@ static void print_markdown(const struct opts *o, bool chart)
 
 	printf("<!-- mmprofile:profiles -->\n## Kernel profiles\n\n"
 	       "perf samples of the measured phases (`--profile`): each symbol's share of the\n"
-	       "non-idle samples, mean over the profiled iterations. Shown, not judged; **new**:\n"
-	       "no row on the base side, **gone**: none on the new side. Sorted by the size of\n"
-	       "the change.\n\n");
+	       "non-idle samples, mean over the profiled iterations. Shown, not judged. First\n"
+	       "the functions that stopped (**gone**) or started (**new**) running though both\n"
+	       "kernels have them, then the largest changes, then the functions only one kernel\n"
+	       "has (**base-fn**, **new-fn**: renamed, inlined or removed).\n\n");
 	if (chart)
 		printf("![shares of the largest profile changes](%sprofile.png)\n\n[SVG](%sprofile.svg) · "
 		       "[gnuplot script](%sprofile.gp) · [data](%sprofile.dat)\n\n", o->prefix, o->prefix,
@@ -841,7 +956,7 @@ static void print_markdown(const struct opts *o, bool chart)
 
 			if (!b || !n || !b->n_ok || !n->n_ok)
 				continue;
-			l = diff_lines(b, n, ch, o->top, &nl);
+			l = diff_lines(&sides[0], b, &sides[s], n, ch, o->top, &nl);
 			printf("| symbol | dso | ");
 			md_text(stdout, sides[0].label);
 			printf(" %% | ");
@@ -894,6 +1009,40 @@ static int find_gnuplot(const struct opts *o, char *out, size_t len)
 	return -1;
 }
 
+/* Is kv one of the ';'-separated elements of the case string cs? */
+static bool has_kv(const char *cs, const char *kv)
+{
+	size_t l = strlen(kv);
+
+	for (const char *p = cs; p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+		if (!strncmp(p, kv, l) && (p[l] == ';' || p[l] == '\0'))
+			return true;
+	return false;
+}
+
+/*
+ * A case's short name for a panel: the key=value pairs of its case string
+ * that differ between the cases shown (all of it, cut, when one case).
+ */
+static void case_short(char *buf, size_t len, const struct caseref *c, int nc, int i)
+{
+	char *dup = xstrdup(c[i].cs), *save = NULL;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (char *kv = strtok_r(dup, ";", &save); kv && nc > 1; kv = strtok_r(NULL, ";", &save)) {
+		bool varies = false;
+
+		for (int j = 0; j < nc && !varies; j++)
+			varies = !has_kv(c[j].cs, kv);
+		if (varies && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ";" : "", kv);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "%.60s%s", c[i].cs, strlen(c[i].cs) > 60 ? "..." : "");
+	free(dup);
+}
+
 /*
  * DIR/profile.{gp,dat}, then gnuplot: one panel per case (up to six) with
  * the bars of its largest changes, a bar per side. 0, or -1 (said why).
@@ -927,7 +1076,7 @@ static int plot(const struct opts *o)
 
 		if (!b || !n || !b->n_ok || !n->n_ok)
 			continue;
-		l = diff_lines(b, n, ch, BARS_PER_PANEL, &nl);
+		l = diff_lines(&sides[0], b, &sides[1], n, ch, BARS_PER_PANEL, &nl);
 		fprintf(dat, "# panel %d: ", panels);
 		gp_put(dat, c[i].wl, GP_TEXT_MAX);
 		fputc('\n', dat);
@@ -968,11 +1117,14 @@ static int plot(const struct opts *o)
 	for (int i = 0, p = 0; i < nc && p < panels; i++) {
 		const struct kase *b = find_kase(&sides[0], c[i].wl, c[i].cs);
 		const struct kase *n = nsides > 1 ? find_kase(&sides[1], c[i].wl, c[i].cs) : NULL;
-		char title[600];
+		char title[700];
 
 		if (!b || !n || !b->n_ok || !n->n_ok)
 			continue;
-		snprintf(title, sizeof(title), "%s [%s] (%s share)", c[i].wl, c[i].cs,
+		char cshort[300];
+
+		case_short(cshort, sizeof(cshort), c, nc, i);
+		snprintf(title, sizeof(title), "%s [%s] (%s share)", c[i].wl, cshort,
 			 both_callgraph(b, n) ? "children" : "self");
 		fprintf(gp, "set title ");
 		gp_textn(gp, title, 110);
