@@ -715,6 +715,20 @@ static void profile_dir(char *buf, size_t len)
 	snprintf(buf, len, "%s/profile", mm_run.dir);
 }
 
+/* No such process, or a zombie nobody has reaped yet (its parent was killed). */
+static bool pid_gone(long pid)
+{
+	char path[64], buf[256], *rp;
+
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (mm_read_file(path, buf, sizeof(buf)) < 0)
+		return true;
+	rp = strrchr(buf, ')');
+	return rp && (rp[2] == 'Z' || rp[2] == 'X');
+}
+
 /* ".<workload>-<pid>.perf.data.tmp" and ".log.tmp": pid, if its process is gone. */
 static bool stale_tmp(const char *name, long only_pid)
 {
@@ -741,7 +755,7 @@ static bool stale_tmp(const char *name, long only_pid)
 		return false;
 	if (only_pid > 0)
 		return pid == only_pid;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	return pid_gone(pid);
 }
 
 static void remove_tmp(long only_pid)
@@ -815,7 +829,7 @@ static int keep_raw(char *why, size_t len)
 
 static unsigned long hash_key(const char *k, size_t n)
 {
-	unsigned long h = 1469598103934665603ul;
+	unsigned long h = 14695981039346656037ul;
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)k[i]) * 1099511628211ul;
@@ -1529,7 +1543,7 @@ static void mirror_raw(const char *path, const char *name)
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	unsigned char in[3072];
 	char out[4200], file[300];
-	unsigned long h = 1469598103934665603ul;
+	unsigned long h = 14695981039346656037ul;
 	unsigned long long total = 0;
 	size_t n;
 	FILE *f;
