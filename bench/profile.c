@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -116,6 +117,7 @@ static struct {
 	char case_why[256];
 	pid_t perf_pid;
 	int perf_status;	/* waitpid status once reaped */
+	double perf_cpu_s;	/* perf record's user + system time */
 	bool reaped;
 	int ctl_fd, ack_fd;
 	int pending;		/* commands whose ack has not come */
@@ -498,18 +500,22 @@ static long long file_size(const char *path)
 
 static void perf_reap(bool block)
 {
+	struct rusage ru;
 	int st;
 	pid_t r;
 
 	if (pf.reaped || pf.perf_pid <= 0)
 		return;
 	do
-		r = waitpid(pf.perf_pid, &st, block ? 0 : WNOHANG);
+		r = wait4(pf.perf_pid, &st, block ? 0 : WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
 	if (r == pf.perf_pid) {
 		pf.reaped = true;
 		pf.perf_status = st;
 		pf.running = false;
+		/* perf's own CPU time: the cost of sampling outside the tasks */
+		pf.perf_cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+				(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	}
 }
 
@@ -1601,6 +1607,7 @@ static void case_reset(void)
 	pf.case_why[0] = '\0';
 	pf.name[0] = '\0';
 	pf.perf_pid = 0;
+	pf.perf_cpu_s = 0;
 }
 
 void mm_profile_case_begin(struct mm_ctx *ctx)
@@ -1787,11 +1794,12 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 		mm_note(ctx, "profile", "%s [%s]: no iteration profiled: %s", ctx->wl->name,
 			mm_case_string(ctx->c), pf.it[0].reason);
 	else if (pf.nit > 0)
-		mm_note(ctx, "profile", "%s [%s]: %d of %d iteration(s) profiled (%s, %d Hz%s)%s%s%s%s",
+		mm_note(ctx, "profile", "%s [%s]: %d of %d iteration(s) profiled (%s, %d Hz%s); "
+			"perf record used %.3f s of CPU%s%s%s%s%s",
 			ctx->wl->name, mm_case_string(ctx->c), ok, pf.nit, pf.event, pf.freq,
-			pf.callgraph ? ", call graphs" : "", raw ? "; raw data profile/" : "",
-			raw ? pf.name : "", raw ? ".perf.data" : "",
-			kept_why[0] ? kept_why : "");
+			pf.callgraph ? ", call graphs" : "", pf.perf_cpu_s,
+			raw ? "; raw data profile/" : "", raw ? pf.name : "", raw ? ".perf.data" : "",
+			kept_why[0] ? "; " : "", kept_why);
 	if (raw) {
 		char base[300];
 

@@ -12,3 +12,10 @@ tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o
 tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/gptext.h
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -o $@ $< -lcsv -lm
 CHECK_DEPS += tests/profile/mmprofile.asan
+
+# What --profile costs the measured phase: pageout's loops/s without and
+# with sampling, alternating (tools/bench/profile-bench.sh; target < 5%).
+BENCH_TARGETS += bench-profile
+.PHONY: bench-profile
+bench-profile: bench/mmbench
+	@tools/bench/profile-bench.sh
