@@ -73,7 +73,7 @@ enum { I_LABEL = 2, I_WL = 4, I_CASE, I_PROF, I_ITER, I_EVENT, I_FREQ, I_CG, I_S
        I_REASON };
 
 struct opts {
-	bool per_arg, markdown;
+	bool per_arg, markdown, summary;
 	int top;
 	const char *plot_dir, *gnuplot, *prefix;
 };
@@ -916,6 +916,62 @@ static void md_text(FILE *f, const char *s)
 		      *p == '_' ? "\\_" : (char[2]){ *p, 0 }, f);
 }
 
+/* A TSV field: tabs and line breaks as spaces. */
+static void tsv(const char *s)
+{
+	for (; *s; s++)
+		putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+/*
+ * --summary: one line per case and NEW side, for a comparison's verdict
+ * view: "workload<TAB>case<TAB>new label<TAB>text", the text the first
+ * three lines of the difference ("profile (children %): lru_add_drain
+ * 3.96 -> gone; ..."), or why there is none.
+ */
+static void print_summary(void)
+{
+	int nc;
+	struct caseref *c = all_cases(&nc);
+
+	printf("workload\tcase\tlabel\tprofile\n");
+	for (int i = 0; i < nc; i++) {
+		const struct kase *b = find_kase(&sides[0], c[i].wl, c[i].cs);
+
+		for (int s = 1; s < nsides; s++) {
+			const struct kase *n = find_kase(&sides[s], c[i].wl, c[i].cs);
+			bool ch = both_callgraph(b, n);
+			struct line *l;
+			int nl;
+
+			tsv(c[i].wl);
+			putchar('\t');
+			tsv(c[i].cs);
+			putchar('\t');
+			tsv(sides[s].label);
+			putchar('\t');
+			if (!b || !n || !b->n_ok || !n->n_ok) {
+				printf("profile: none on %s\n", !b || !b->n_ok ? "BASE" : "this side");
+				continue;
+			}
+			l = diff_lines(&sides[0], b, &sides[s], n, ch, 10, &nl);
+			printf("profile (%s %%):", ch ? "children" : "self");
+			for (int j = 0; j < nl && j < 3; j++) {
+				char vb[32], vn[32];
+
+				fmt_share(vb, sizeof(vb), l[j].base, l[j].in_base);
+				fmt_share(vn, sizeof(vn), l[j].new, l[j].in_new);
+				printf("%s ", j ? ";" : "");
+				tsv(l[j].sym);
+				printf(" %s -> %s%s%s", vb, vn, *mark_of(&l[j]) ? " " : "", mark_of(&l[j]));
+			}
+			putchar('\n');
+			free(l);
+		}
+	}
+	free(c);
+}
+
 static void print_markdown(const struct opts *o, bool chart)
 {
 	int nc;
@@ -1317,6 +1373,8 @@ static void usage(FILE *f)
 		"  --plot DIR       draw DIR/profile.png and .svg (gnuplot) and link it\n"
 		"  --gnuplot PATH   the gnuplot to run (default $MMPLOT_GNUPLOT, or PATH)\n"
 		"  --link-prefix P  prefix of the chart's links in --markdown\n"
+		"  --summary        TSV, one line per case and NEW side: the first three\n"
+		"                   lines of the difference (for a verdict view)\n"
 		"  --alpha A, --force  accepted and ignored (shares are not judged)\n"
 		"exit: 0 ok, 1 failure (gnuplot, unpack), 2 usage or bad input\n");
 }
@@ -1330,6 +1388,7 @@ int main(int argc, char **argv)
 		{ "gnuplot", required_argument, NULL, 'g' }, { "unpack", required_argument, NULL, 'u' },
 		{ "alpha", required_argument, NULL, 'A' }, { "force", no_argument, NULL, 'f' },
 		{ "link-prefix", required_argument, NULL, 'l' },
+		{ "summary", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
@@ -1342,6 +1401,7 @@ int main(int argc, char **argv)
 		case 'p': o.plot_dir = optarg; break;
 		case 'g': o.gnuplot = optarg; break;
 		case 'l': o.prefix = optarg; break;
+		case 's': o.summary = true; break;
 		case 'A': case 'f': break;
 		case 'u': return unpack(optarg);
 		case 't':
@@ -1369,7 +1429,9 @@ int main(int argc, char **argv)
 	}
 	if (o.plot_dir && plot(&o) < 0)
 		rc = EXIT_FAIL;
-	if (o.markdown)
+	if (o.summary)
+		print_summary();
+	else if (o.markdown)
 		print_markdown(&o, o.plot_dir && rc == 0);
 	else
 		print_text(&o);
