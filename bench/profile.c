@@ -536,16 +536,32 @@ static void perf_gone_why(char *buf, size_t len)
 		snprintf(buf, len, "perf exited%s%s", tail[0] ? ": " : "", tail);
 }
 
+/*
+ * One command to perf's control pipe. perf may have exited (it stops by
+ * itself at the cap): the write then fails with EPIPE, and the SIGPIPE it
+ * raises, which would kill the case, is blocked and taken back here.
+ */
 static int ctl_send(const char *cmd)
 {
+	static const struct timespec zero;
 	size_t n = strlen(cmd);
+	sigset_t pipe_set, old;
 	ssize_t w;
+	int e;
 
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
 	do
 		w = write(pf.ctl_fd, cmd, n);
 	while (w < 0 && errno == EINTR);
+	e = errno;
+	if (w < 0 && e == EPIPE && !sigismember(&old, SIGPIPE))
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+			;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (w != (ssize_t)n)
-		return w < 0 ? -errno : -EIO;
+		return w < 0 ? -e : -EIO;
 	pf.pending++;
 	return 0;
 }
@@ -705,8 +721,9 @@ static int perf_stop(char *why, size_t len)
 	fd_close(&pf.ctl_fd);
 	fd_close(&pf.ack_fd);
 	pf.running = false;
-	/* perf record finishes its file, then dies of the SIGINT it got. */
-	if ((WIFSIGNALED(pf.perf_status) && WTERMSIG(pf.perf_status) != SIGINT) ||
+	/* perf record finishes its file on SIGINT or SIGTERM, then dies of it. */
+	if ((WIFSIGNALED(pf.perf_status) && WTERMSIG(pf.perf_status) != SIGINT &&
+	     WTERMSIG(pf.perf_status) != SIGTERM) ||
 	    (WIFEXITED(pf.perf_status) && WEXITSTATUS(pf.perf_status) != 0)) {
 		perf_gone_why(why, len);
 		return -1;
@@ -1660,6 +1677,7 @@ void mm_profile_begin(struct mm_ctx *ctx)
 {
 	struct piter *p;
 	long long sz;
+	int ret;
 
 	if (!pf.on || !pf.in_case || ctx->warmup || pf.open)
 		return;
@@ -1686,10 +1704,16 @@ void mm_profile_begin(struct mm_ctx *ctx)
 		return mark(p, ST_CAPPED, why);
 	}
 	pf.open_t0 = mm_now_ns();
-	if (ctl_send("enable\n") < 0) {
-		char why[200];
+	ret = ctl_send("enable\n");
+	if (ret < 0) {
+		char why[600];
 
-		snprintf(why, sizeof(why), "cannot write perf's control pipe: %s", strerror(errno));
+		perf_reap(false);
+		if (ret == -EPIPE)
+			perf_gone_why(why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "cannot write perf's control pipe: %s",
+				 strerror(-ret));
 		return mark(p, ST_INCOMPLETE, why);
 	}
 	pf.open = true;

@@ -141,6 +141,7 @@ fi
 # measured iteration; perf finishes a temporary file only
 reached() { grep -q "stop point $2 reached" "$1" 2>/dev/null; }
 perf_of() { pgrep -f -- "-o $1/profile/" >/dev/null; }
+zombie_or_gone() { [ -z "$1" ] || ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
 no_perf() { ! perf_of "$1"; }
 kill_at() {	# DIR POINT: run, kill -9 the driver at POINT, wait for the rest
 	local d=$1 p=$2 pid q
@@ -177,6 +178,36 @@ if kill_at "$d" case/iteration:1; then
 	fi
 else
 	fail "killed while recording" "the run never reached case/iteration:1: $(tail -2 "$d.err")"
+fi
+
+# ---- perf killed under a running case (as at the cap, perf gone while
+# the case goes on): the iterations after it are "incomplete", the case
+# passes, and the file perf finished on its SIGTERM is kept
+d=$t/perfgone
+mkdir -p "$d"
+MMBENCH_STOP_AT=case/iteration:1 "$MMBENCH" run pageout -p instances=1 -p size_mb=4 \
+	-p duration_s=0.2 -i 3 -w 0 -o "$d/r" --profile 2>"$d.err" &
+pid=$!
+if wait_until 300 reached "$d.err" case/iteration:1; then
+	pp=$(pgrep -f -- "-o $d/r/profile/")
+	[ -n "$pp" ] && kill -TERM $pp
+	wait_until 300 zombie_or_gone "$pp"
+	for q in $(sed -n 's/.*stop point .* reached by pid \([0-9]*\).*/\1/p' "$d.err"); do
+		kill -USR1 "$q" 2>/dev/null
+	done
+	wait $pid
+	rc=$?
+	st=$(statuses "$d/r")
+	if [ $rc = 0 ] && [ "$st" = "0 ok 1 incomplete 2 incomplete " ] &&
+		grep -q 'perf was killed by signal 15' "$d/r/profile_iterations.csv" &&
+		[ -n "$(find "$d/r/profile" -name '*.perf.data')" ]; then
+		pass "perf gone under a running case: later iterations incomplete with the reason, case passed, raw data kept"
+	else
+		fail "perf gone under a running case" "rc=$rc statuses '$st': $(tail -2 "$d/r/profile_iterations.csv")"
+	fi
+else
+	kill -KILL $pid 2>/dev/null
+	fail "perf gone under a running case" "never reached case/iteration:1: $(tail -2 "$d.err")"
 fi
 
 # ---- killed between an iteration's symbol rows and its commit row
