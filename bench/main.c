@@ -47,7 +47,7 @@ static void usage(FILE *f)
 	      "      --profile[=callgraph]  system-wide perf samples of the measured\n"
 	      "                       phase: per iteration, each symbol's share\n"
 	      "                       (profile.csv) and the raw data (profile/)\n"
-	      "      --profile-freq HZ   sampling frequency (default 997)\n"
+	      "      --profile-freq HZ   sampling frequency (default 499)\n"
 	      "      --profile-cap SIZE  raw data kept per case, bytes or K/M/G\n"
 	      "                       (default 64M)\n"
 	      "      --profile-kallsyms FILE  kernel symbols (System.map) instead\n"

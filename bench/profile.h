@@ -32,7 +32,7 @@
 	"freq_hz,callgraph,status,reason,start_s,end_s,total_samples," \
 	"idle_samples,perf_data"
 
-#define MM_PROFILE_DEFAULT_FREQ 997
+#define MM_PROFILE_DEFAULT_FREQ 499
 #define MM_PROFILE_DEFAULT_CAP (64ull << 20)
 
 /*

@@ -3,20 +3,23 @@
 # Alternates, in one invocation, BENCH_ROUNDS (6) rounds of
 #   mmbench run pageout -p instances=1 -p size_mb=16 -p duration_s=1 -i 5 -w 1
 # in four arms, the order rotated every round: without --profile; with
-# --profile at the default 997 Hz; and with --profile and
-# --profile=callgraph at ten times that (9973 Hz). Per measured iteration
+# --profile at the default 499 Hz; and with --profile and
+# --profile=callgraph at ten times that (4999 Hz). Per measured iteration
 # it takes the phase's CPU time per loop,
 #   cpu_per_loop = (loop_utime + loop_stime) / loops,
 # which the other jobs of a shared machine disturb far less than loops/s
 # (the instance waits on a runqueue most of the time there). Overhead of an
 # arm: mean(arm) / mean(off) - 1, with its 95% interval (Welch).
 # The cost of sampling grows with the sample rate (an interrupt, and a
-# stack walk with call graphs, per sample): at 9973 Hz it is ten times
-# that at 997 Hz and stands out of the noise, so the cost at the default
-# rate is also given as a tenth of the 9973 Hz arm's, with its interval.
-# Verdict on the default: met when the upper end of an interval (the
-# direct one, or the extrapolated one) is under 5%; missed when a lower
-# end is at or over 5%; otherwise not resolved at this noise (exit 1 too).
+# stack walk with call graphs, per sample): at 4999 Hz it is ten times
+# that at 499 Hz and stands out of the noise, so the cost at the default
+# rate is also given as a tenth of the 4999 Hz arm's, with its interval.
+# Verdict on the default: missed when the lower end of either interval
+# (direct, or extrapolated) is at or over 5%; met when the extrapolated
+# interval ends under 5%; otherwise not resolved at this noise (exit 1).
+# The default was 997 Hz until this benchmark put its cost at 8.6%
+# (6.7% .. 10.4%) here: a sampling interrupt costs ~86 us on these nested
+# virtual machines.
 # Also printed: perf record's own CPU time (its process, on the other
 # CPU), the raw data per case, and the load average.
 # Usage: profile-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed or not resolved, 2 could not run.
@@ -45,8 +48,8 @@ run_arm() {
 	local a=$1 r=$2 opt=()
 	case $a in
 	flat) opt=(--profile) ;;
-	hi) opt=(--profile --profile-freq 9973) ;;
-	hicg) opt=(--profile=callgraph --profile-freq 9973) ;;
+	hi) opt=(--profile --profile-freq 4999) ;;
+	hicg) opt=(--profile=callgraph --profile-freq 4999) ;;
 	esac
 	if ! "$mmbench" run pageout -p instances=1 -p size_mb="$size" -p duration_s="$dur" \
 		-p dir="$out/data" -i "$iters" -w 1 -o "$out/$a.$r" "${opt[@]}" \
@@ -66,14 +69,14 @@ run_arm() {
 $(awk '{ s += $2 } END { print s }' "$out/$a.$r.iter") $a" >>"$out/perf_cpu"
 }
 
-echo "bench-profile: $rounds rounds of mmbench pageout (instances=1 size_mb=$size duration_s=$dur, -i $iters -w 1): off, --profile (997 Hz), --profile and --profile=callgraph at 9973 Hz, rotating; load average $(bench_loadavg)"
+echo "bench-profile: $rounds rounds of mmbench pageout (instances=1 size_mb=$size duration_s=$dur, -i $iters -w 1): off, --profile (499 Hz), --profile and --profile=callgraph at 4999 Hz, rotating; load average $(bench_loadavg)"
 lsum=0
 for r in $(seq 1 "$rounds"); do
 	for k in 0 1 2 3; do
 		run_arm "${arms[$(((r + k) % 4))]}" "$r" || exit 2
 	done
 	lsum=$(awk -v a="$lsum" -v b="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN { print a + b }')
-	printf 'round %d: CPU ms per loop (mean of %d): off %s, 997 Hz %s, 9973 Hz %s, 9973 Hz callgraph %s (load %s)\n' \
+	printf 'round %d: CPU ms per loop (mean of %d): off %s, 499 Hz %s, 4999 Hz %s, 4999 Hz callgraph %s (load %s)\n' \
 		"$r" "$iters" "$(bench_stats "$out/off.$r.iter" | cut -d' ' -f2)" \
 		"$(bench_stats "$out/flat.$r.iter" | cut -d' ' -f2)" "$(bench_stats "$out/hi.$r.iter" | cut -d' ' -f2)" \
 		"$(bench_stats "$out/hicg.$r.iter" | cut -d' ' -f2)" "$(bench_loadavg)"
@@ -111,16 +114,18 @@ BEGIN {
 	v1 = over(s1, 1); v2 = over(s2, 2); v3 = over(s3, 3)
 	printf "%-22s %4s %14s %7s  %-28s %8s   %s\n", "", "n", "CPU ms/loop", "CoV", "overhead (95% interval)", "perf CPU", "raw data/case"
 	printf "%-22s %4d %14.3f %6.1f%%\n", "off", o[1], o[2], o[4]
-	row("--profile 997 Hz", 1, v1, p1, r1)
-	row("--profile 9973 Hz", 2, v2, p2, r2)
-	row("callgraph 9973 Hz", 3, v3, p3, r3)
-	printf "at 997 Hz from the 9973 Hz arms (a tenth): --profile %.2f%% (%.2f%% .. %.2f%%), callgraph %.2f%% (%.2f%% .. %.2f%%)\n",
+	row("--profile 499 Hz", 1, v1, p1, r1)
+	row("--profile 4999 Hz", 2, v2, p2, r2)
+	row("callgraph 4999 Hz", 3, v3, p3, r3)
+	printf "at 499 Hz from the 4999 Hz arms (a tenth): --profile %.2f%% (%.2f%% .. %.2f%%), callgraph %.2f%% (%.2f%% .. %.2f%%)\n",
 	       v2 / 10, lo[2] / 10, hi[2] / 10, v3 / 10, lo[3] / 10, hi[3] / 10
 	printf "perf CPU: perf record'"'"'s own CPU time over the whole cases per second of measured phase (an upper bound)\n"
 	printf "bench-profile: 1-minute load average %.2f over the rounds (now %s)\n", lsum / rounds, load
-	if (hi[1] < 5 || hi[2] / 10 < 5) verdict = "met"
-	else if (lo[1] >= 5 || lo[2] / 10 >= 5) verdict = "MISSED"
+	# the tenfold arm resolves what the direct one cannot; either one
+	# showing the cost at or over the target misses it
+	if (lo[1] >= 5 || lo[2] / 10 >= 5) verdict = "MISSED"
+	else if (hi[2] / 10 < 5) verdict = "met"
 	else verdict = "NOT RESOLVED (the noise is larger than the target)"
-	printf "bench-profile: target (--profile at the default 997 Hz costs under 5%% CPU per loop): %s\n", verdict
+	printf "bench-profile: target (--profile at the default 499 Hz costs under 5%% CPU per loop): %s\n", verdict
 	exit verdict == "met" ? 0 : 1
 }'
