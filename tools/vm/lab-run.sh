@@ -201,6 +201,8 @@ host_meta()
 		} >>"$dir/meta.csv"
 	fi
 	echo "vm_status,$st" >>"$dir/meta.csv"
+	[ "$st" = interrupted ] && echo "interrupted,SIG$interrupted" >>"$dir/meta.csv"
+	[ -f "$wd/timings" ] || : >"$wd/timings"
 	# The kbuild manifest's rows are CSV already: copied whole, not parsed.
 	if [ -s "$wd/kmanifest" ] && ! grep -q '^kbuild_request,' "$dir/meta.csv"; then
 		tail -n +2 "$(cat "$wd/kmanifest")" >>"$dir/meta.csv"
@@ -220,7 +222,11 @@ host_meta()
 # started row is the one left over when started.csv has one row more.
 close_unfinished()
 {
-	local dir=$1 wd=$2 why=$3 ns nc row start t0 total dur=""
+	local dir=$1 wd=$2 why=$3 ns nc row start t0 total dur="" what
+
+	what="the guest died during this case"
+	[ "$(cat "$wd/status" 2>/dev/null)" = interrupted ] &&
+		what="the run was interrupted during this case"
 
 	[ -s "$dir/started.csv" ] || return 0
 	ns=$(($(wc -l <"$dir/started.csv") - 1))
@@ -240,7 +246,7 @@ close_unfinished()
 			>"$dir/cases.csv"
 	# started.csv's row up to start_time (a bare timestamp, never quoted)
 	# is cases.csv's first six fields, already CSV.
-	echo "${row%,*},fail,$(csv_field "the guest died during this case: $why"),0,$dur" \
+	echo "${row%,*},fail,$(csv_field "$what: $why"),0,$dur" \
 		>>"$dir/cases.csv"
 	printf '%s [%s]\n' "$(cut -d, -f5 <<<"$row")" "$(cut -d, -f6 <<<"$row")"
 }
@@ -319,11 +325,24 @@ run_one()
 	write_guest_config "$wd" "$kd" "$k" "$label" "$a" "$ent"
 	build_initramfs "$wd" "$kd" "$k" || { rm -rf "$wd"; return 1; }
 	vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a, $ent entry; suite $suite_file"
+	# In the background and waited for: a signal to the lab is handled at
+	# once (bash runs a trap only between commands, and a foreground boot
+	# would make it wait for the whole guest run).
 	"$VM_DIR/boot" -k "$img" -i "$wd/initrd.cpio" -d "$wd" \
 		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
 		--append "${append# }" --accel "$a" --timeout "$timeout" \
 		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" \
-		--idle-timeout "$idle_timeout" --quiet --progress
+		--idle-timeout "$idle_timeout" --quiet --progress &
+	boot_pid=$!
+	while kill -0 "$boot_pid" 2>/dev/null; do
+		wait "$boot_pid"
+		[ -n "$interrupted" ] && stop_guest
+	done
+	boot_pid=
+	if [ -n "$interrupted" ]; then
+		echo interrupted >"$wd/status"
+		echo "the lab was stopped by SIG$interrupted" >"$wd/failure"
+	fi
 	collect_run "$wd" "$rel" "$label"
 	rc=$?
 	if [ "$keep" = 1 ]; then
