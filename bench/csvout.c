@@ -434,6 +434,19 @@ int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 	return mm_emit_role(ctx, metric, value, unit, better, MM_CONTEXT, NULL);
 }
 
+/*
+ * The metric name rule, the one the compare tools read by: 1 to 200 of
+ * [A-Za-z0-9_.:] (mthp_64kB_anon_fault_alloc, calls_per_page_out:f.isra.0).
+ */
+static bool metric_name_ok(const char *metric)
+{
+	size_t n = strlen(metric);
+
+	return n > 0 && n <= 200 &&
+	       strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			      "0123456789_.:") == n;
+}
+
 int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 		 const char *unit, enum mm_better better, enum mm_role role,
 		 const char *claim)
@@ -444,6 +457,21 @@ int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 	const char *f[11];
 	int ret;
 
+	if (!metric_name_ok(metric)) {
+		/* a row no reader would take fails the case, not the reader */
+		mm_logf("%s: metric '%.60s' breaks the metric name rule "
+			"([A-Za-z0-9_.:], 1 to 200): not written", ctx->wl->name, metric);
+		if (werr.pid != getpid()) {
+			memset(&werr, 0, sizeof(werr));
+			werr.pid = getpid();
+		}
+		if (!werr.err) {
+			werr.err = EINVAL;
+			snprintf(werr.what, sizeof(werr.what), "metric '%.60s' breaks the "
+				 "metric name rule", metric);
+		}
+		return -EINVAL;
+	}
 	if (m) {
 		better = m->better;
 		role = m->role;
