@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The documentation stays true to the code and to the repository:
+# - workloads/PARAMETERS.md is what tools/gen-docs makes from the current
+#   bench/mmbench (run `make docs` after changing a workload's tables);
+# - README.md, the front page, is at most 250 lines;
+# - no file outside tests/ names ../shared (a clone does not have it);
+# - every relative link in a committed *.md file names an existing file.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 2
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+
+# Links to files that another branch adds; checked once they exist.
+pending_links="workloads/ADDING.md"
+
+# 1. The generated page against the binary.
+page=workloads/PARAMETERS.md
+if [ ! -x "$MMBENCH" ]; then
+	fail "docs: $page" "bench/mmbench is not built"
+elif ! tools/gen-docs --mmbench "$MMBENCH" >"$t/gen.md" 2>"$t/gen.err"; then
+	fail "docs: tools/gen-docs" "$(cat "$t/gen.err")"
+else
+	# Computed defaults (CPU count, page size, node sizes) are compared
+	# only on a machine with the facts the page was made on; elsewhere
+	# every column but the defaults is.
+	made=$(grep -o 'cpus=[0-9]* page_size=[0-9]* numa_nodes=[0-9]*' "$page" | head -n 1)
+	here=$(grep -o 'cpus=[0-9]* page_size=[0-9]* numa_nodes=[0-9]*' "$t/gen.md" | head -n 1)
+	if [ -n "$made" ] && [ "$made" = "$here" ] && [ "${here##*numa_nodes=}" -lt 2 ]; then
+		what="every column"
+		cp "$page" "$t/committed.md"
+	else
+		what="every column but the computed defaults (made on '$made', here '$here')"
+		tools/gen-docs --mmbench "$MMBENCH" --mask-defaults >"$t/gen.md"
+		# The committed page with its defaults masked the same way.
+		awk -F' \\| ' 'BEGIN { OFS = " | " }
+			/^\| parameter \|/ { p = 1 } /^$/ { p = 0 }
+			p && /^\| `/ { $3 = "`-`" }
+			{ print }' "$page" |
+			sed 's/(cpus=[0-9]* page_size=[0-9]* numa_nodes=[0-9]*)/(masked)/' >"$t/committed.md"
+	fi
+	if diff -u "$t/committed.md" "$t/gen.md" >"$t/diff"; then
+		pass "docs: $page matches mmbench info ($what)"
+	else
+		fail "docs: $page differs from mmbench info" "run 'make docs'; diff: $(head -n 20 "$t/diff")"
+	fi
+fi
+
+# 2. The front page stays a front page.
+n=$(wc -l <README.md)
+[ "$n" -le 250 ] && pass "docs: README.md has $n lines (at most 250)" ||
+	fail "docs: README.md length" "$n lines, more than 250: move detail to an area document"
+head -n 8 README.md | grep -q '\./run\.sh' && head -n 8 README.md | grep -q 'make check' &&
+	pass "docs: README.md starts with ./run.sh and make check" ||
+	fail "docs: README.md start" "its first lines must give ./run.sh and make check"
+
+# 3. Nothing outside tests/ refers to files outside the repository.
+if [ -d .git ] || git rev-parse --git-dir >/dev/null 2>&1; then
+	hits=$(git grep -n -F '../shared' -- . ':!tests/' 2>/dev/null)
+else
+	hits=$(grep -rn -F '../shared' --exclude-dir=tests --exclude-dir=results . 2>/dev/null)
+fi
+[ -z "$hits" ] && pass "docs: no file outside tests/ names ../shared" ||
+	fail "docs: ../shared named" "$hits"
+
+# 4. Every relative link of every committed markdown file resolves.
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	mds=$(git ls-files '*.md'; git ls-files --others --exclude-standard '*.md')
+else
+	mds=$(find . -name '*.md' -not -path './results/*' | sed 's|^\./||')
+fi
+bad=0 nlinks=0
+for md in $mds; do
+	[ -f "$md" ] || continue
+	dir=$(dirname "$md")
+	# [text](target) outside code spans and blocks; the target up to a
+	# space, ')' or '#'.
+	while IFS=$'\t' read -r line target; do
+		case $target in
+		'' | http://* | https://* | mailto:* | '#'*) continue ;;
+		esac
+		nlinks=$((nlinks + 1))
+		path=$dir/$target
+		[ "${target#/}" != "$target" ] && path=.$target
+		[ -e "$path" ] && continue
+		rel=$(realpath -m --relative-to=. "$path")
+		case " $pending_links " in
+		*" $rel "*) skip "docs: link $md:$line -> $target" "$rel comes with another branch"; continue ;;
+		esac
+		fail "docs: link $md:$line" "'$target' does not exist ($rel)"
+		bad=$((bad + 1))
+	done < <(awk '
+		/^ *```/ { fence = !fence; next }
+		fence || /^(    |\t)/ { next }
+		{
+			s = $0
+			gsub(/`[^`]*`/, "", s)
+			while (match(s, /\]\([^) #]*/)) {
+				printf "%d\t%s\n", NR, substr(s, RSTART + 2, RLENGTH - 2)
+				s = substr(s, RSTART + RLENGTH)
+			}
+		}' "$md")
+done
+[ "$bad" -eq 0 ] && pass "docs: $nlinks relative links in $(wc -w <<<"$mds") markdown files resolve"
+finish
