@@ -61,7 +61,18 @@ fi
 [ -z "$hits" ] && pass "docs: no file outside tests/ names ../shared" ||
 	fail "docs: ../shared named" "$hits"
 
-# 4. Every relative link of every committed markdown file resolves.
+# GitHub's anchors of a markdown file's headings, one a line: lower case,
+# only letters, digits, '_', '-' and spaces kept, spaces turned into '-'.
+anchors() {
+	awk '/^ *```/ { fence = !fence; next }
+		!fence && /^#+ / {
+			s = tolower($0); sub(/^#+ +/, "", s)
+			gsub(/[^a-z0-9_ -]/, "", s); gsub(/ /, "-", s); print s
+		}' "$1"
+}
+
+# 4. Every relative link of every committed markdown file resolves, and
+#    so does its #anchor when it has one.
 if git rev-parse --git-dir >/dev/null 2>&1; then
 	mds=$(git ls-files '*.md'; git ls-files --others --exclude-standard '*.md')
 else
@@ -72,15 +83,25 @@ for md in $mds; do
 	[ -f "$md" ] || continue
 	dir=$(dirname "$md")
 	# [text](target) outside code spans and blocks; the target up to a
-	# space, ')' or '#'.
-	while IFS=$'\t' read -r line target; do
-		case $target in
-		'' | http://* | https://* | mailto:* | '#'*) continue ;;
+	# space or ')'.
+	while IFS=$'\t' read -r line link; do
+		case $link in
+		'' | http://* | https://* | mailto:*) continue ;;
 		esac
 		nlinks=$((nlinks + 1))
+		target=${link%%#*} frag=
+		[ "$target" != "$link" ] && frag=${link#*#}
 		path=$dir/$target
+		[ -z "$target" ] && path=$md
 		[ "${target#/}" != "$target" ] && path=.$target
-		[ -e "$path" ] && continue
+		if [ -e "$path" ]; then
+			if [ -n "$frag" ] && [ -f "$path" ] && [ "${path%.md}" != "$path" ] &&
+				! anchors "$path" | grep -qxF -- "$frag"; then
+				fail "docs: link $md:$line" "'$link': $path has no heading '#$frag'"
+				bad=$((bad + 1))
+			fi
+			continue
+		fi
 		rel=$(realpath -m --relative-to=. "$path")
 		case " $pending_links " in
 		*" $rel "*) skip "docs: link $md:$line -> $target" "$rel comes with another branch"; continue ;;
@@ -93,7 +114,7 @@ for md in $mds; do
 		{
 			s = $0
 			gsub(/`[^`]*`/, "", s)
-			while (match(s, /\]\([^) #]*/)) {
+			while (match(s, /\]\([^) ]*/)) {
 				printf "%d\t%s\n", NR, substr(s, RSTART + 2, RLENGTH - 2)
 				s = substr(s, RSTART + RLENGTH)
 			}
