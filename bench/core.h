@@ -43,7 +43,7 @@ void mm_plist_case(const struct mm_plist *pl, int k, struct mm_case *c);
 
 /* ---- output (csvout.c) */
 
-/* Identity of the run, copied into every row. */
+/* Identity of the run, copied into every row (defined in log.c). */
 struct mm_run {
 	char dir[4096];
 	char run_id[128];
@@ -71,13 +71,6 @@ int mm_csv_sync(void);
  * -errno and its message ("cannot write results.csv: ..."), or 0.
  */
 int mm_csv_error(char *buf, size_t len);
-void mm_mirror_line(const char *name, const char *line);
-int mm_mirror_open(const char *path);
-/* The log: stderr plus DIR/run.log plus mirror. */
-void mm_logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern FILE *mm_logfile;
-/* The last mm_err()/mm_fail() message of this process (cases.csv). */
-extern char mm_last_error[512];
 
 #define MM_RESULTS_HEADER \
 	"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better"

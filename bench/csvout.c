@@ -23,8 +23,6 @@
 
 #include "core.h"
 
-struct mm_run mm_run = { .mirror_fd = -1 };
-FILE *mm_logfile;
 
 #define MM_MAX_FILES 8
 static struct {
@@ -83,9 +81,6 @@ static struct {
 
 static int note_error(const char *name, const char *op, int err)
 {
-	/* The log is not a result: stderr has every line of it too. */
-	if (!strcmp(name, "run.log"))
-		return -err;
 	if (werr.pid != getpid()) {
 		memset(&werr, 0, sizeof(werr));
 		werr.pid = getpid();
@@ -210,38 +205,9 @@ int mm_csv_sync(void)
 
 	for (int i = 0; i < MM_MAX_FILES; i++)
 		if (files[i].fd > 0 && files[i].pid == getpid() &&
-		    strcmp(files[i].name, "run.log") &&
 		    fdatasync(files[i].fd) < 0 && !ret)
 			ret = note_error(files[i].name, "sync", errno);
 	return ret;
-}
-
-void mm_mirror_line(const char *name, const char *line)
-{
-	char buf[8400];
-	size_t l = strlen(line);
-	int n;
-
-	if (mm_run.mirror_fd < 0)
-		return;
-	while (l && line[l - 1] == '\n')
-		l--;
-	n = snprintf(buf, sizeof(buf), "@@MM %s %.*s\n", name, (int)l, line);
-	if (n > 0 && (size_t)n < sizeof(buf) &&
-	    write(mm_run.mirror_fd, buf, (size_t)n) < 0) {
-		/* The mirror is best effort; the local file has the row. */
-	}
-}
-
-int mm_mirror_open(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_NOFOLLOW |
-		      O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return -errno;
-	mm_run.mirror_fd = fd;
-	return 0;
 }
 
 int mm_csv_append(const char *name, const char *header, const char *line)
@@ -523,84 +489,4 @@ int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
 	vsnprintf(v, sizeof(v), fmt, ap);
 	va_end(ap);
 	return mm_csv_append_fields("meta.csv", "key,value", f, 2);
-}
-
-void mm_logf(const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > 0 && buf[strlen(buf) - 1] != '\n' && strlen(buf) + 1 < sizeof(buf))
-		strcat(buf, "\n");
-	fputs(buf, stderr);
-	if (mm_run.dir[0]) {
-		int fd = file_fd("run.log", NULL);
-
-		if (fd >= 0 && write(fd, buf, strlen(buf)) < 0) {
-			/* stderr already has it */
-		}
-		mm_mirror_line("run.log", buf);
-	}
-}
-
-char mm_last_error[512];
-
-static void vlog(struct mm_ctx *ctx, const char *fmt, va_list ap, int err)
-{
-	char msg[1536];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (err >= 0)
-		snprintf(mm_last_error, sizeof(mm_last_error), "%s%s%s", msg,
-			 err ? ": " : "", err ? strerror(err) : "");
-	if (err > 0)
-		mm_logf("%s: %s: %s", ctx->wl->name, msg, strerror(err));
-	else
-		mm_logf("%s: %s", ctx->wl->name, msg);
-}
-
-void mm_log(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(ctx, fmt, ap, -1);
-	va_end(ap);
-}
-
-int mm_err(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(ctx, fmt, ap, e);
-	va_end(ap);
-	return MM_FAIL;
-}
-
-int mm_fail(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(ctx, fmt, ap, 0);
-	va_end(ap);
-	return MM_FAIL;
-}
-
-int mm_skip(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
-	va_end(ap);
-	return MM_SKIP;
 }
