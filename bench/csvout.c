@@ -31,41 +31,6 @@ static struct {
 	pid_t pid;
 } files[MM_MAX_FILES];
 
-static bool needs_quotes(const char *s)
-{
-	return strpbrk(s, ",\"\r\n") != NULL || (*s == ' ') ||
-	       (*s && s[strlen(s) - 1] == ' ');
-}
-
-int mm_csv_line(char *buf, size_t len, const char *const *fields, int n)
-{
-	size_t off = 0;
-
-	for (int i = 0; i < n; i++) {
-		const char *f = fields[i] ? fields[i] : "";
-		size_t flen = strlen(f), w;
-
-		if (i) {
-			if (off + 1 >= len)
-				return -ENOSPC;
-			buf[off++] = ',';
-		}
-		if (needs_quotes(f)) {
-			w = csv_write(buf + off, len - off, f, flen);
-		} else {
-			w = flen;
-			if (off + w < len)
-				memcpy(buf + off, f, flen);
-		}
-		if (off + w + 2 > len)
-			return -ENOSPC;
-		off += w;
-	}
-	buf[off++] = '\n';
-	buf[off] = '\0';
-	return (int)off;
-}
-
 /*
  * The first failed write or sync of a result file in this process, and
  * every file that failed: a file that lost a row takes no later rows, so
@@ -242,7 +207,7 @@ static const char *better_str(enum mm_better b)
 	return b == MM_LOWER ? "lower" : b == MM_HIGHER ? "higher" : "info";
 }
 
-static const char schema_str[] = { '0' + MM_SCHEMA_VERSION, '\0' };
+static const char schema_str[] = MM_SCHEMA_STR;
 
 void mm_row_ident(const char **f, const struct workload *wl,
 		  const struct mm_case *c)
@@ -351,15 +316,6 @@ static void seen_load(void)
 	fclose(f);
 }
 
-/* Units that say the value comes from the clock: times and rates per second. */
-static bool unit_timed(const char *unit)
-{
-	size_t n = strlen(unit);
-
-	return !strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
-	       !strcmp(unit, "s") || (n > 2 && !strcmp(unit + n - 2, "/s"));
-}
-
 static const struct mm_metric *metric_find(const struct workload *wl, const char *metric)
 {
 	const struct mm_metric *m;
@@ -400,30 +356,17 @@ int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 	return mm_emit_role(ctx, metric, value, unit, better, MM_CONTEXT, NULL);
 }
 
-/*
- * The metric name rule, the one the compare tools read by: 1 to 200 of
- * [A-Za-z0-9_.:] (mthp_64kB_anon_fault_alloc, calls_per_page_out:f.isra.0).
- */
-static bool metric_name_ok(const char *metric)
-{
-	size_t n = strlen(metric);
-
-	return n > 0 && n <= 200 &&
-	       strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			      "0123456789_.:") == n;
-}
-
 int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 		 const char *unit, enum mm_better better, enum mm_role role,
 		 const char *claim)
 {
 	const struct mm_metric *m = metric_find(ctx->wl, metric);
-	bool timed = unit_timed(unit);
+	bool timed = mm_unit_timed(unit);
 	char iter[16], val[64];
 	const char *f[11];
 	int ret;
 
-	if (!metric_name_ok(metric)) {
+	if (!mm_metric_name_ok(metric)) {
 		/* a row no reader would take fails the case, not the reader */
 		mm_logf("%s: metric '%.60s' breaks the metric name rule "
 			"([A-Za-z0-9_.:], 1 to 200): not written", ctx->wl->name, metric);
@@ -488,5 +431,5 @@ int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(v, sizeof(v), fmt, ap);
 	va_end(ap);
-	return mm_csv_append_fields("meta.csv", "key,value", f, 2);
+	return mm_csv_append_fields("meta.csv", MM_META_HEADER, f, 2);
 }

@@ -24,8 +24,7 @@
 #include <time.h>
 
 #include "log.h"
-
-#define MM_SCHEMA_VERSION 1
+#include "results.h"
 
 /* Exit codes shared by the driver, workloads and tests (kselftest style). */
 enum mm_status {
