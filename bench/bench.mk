@@ -1,4 +1,10 @@
 # The mmbench driver: the core in bench/ plus every workload in workloads/.
+# The results library (the schema, CSV reading and writing, meta.csv) is
+# part of the core and also linked by every tool that reads or writes
+# result files: it uses only libc and libcsv.
+MMRES_SRCS := bench/results.c bench/csvio.c
+MMRES_OBJS := $(MMRES_SRCS:.c=.o)
+MMRES_LIBS := -lcsv
 MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c))
 WL_SRCS := $(wildcard workloads/*.c)

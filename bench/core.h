@@ -4,7 +4,9 @@
 #define MMBENCH_CORE_H
 
 #include <stdio.h>
+#include "csvio.h"
 #include "mmbench.h"
+#include "results.h"
 
 #define MM_MAX_PARAMS 32
 #define MM_MAX_VALUES 32
@@ -43,7 +45,7 @@ void mm_plist_case(const struct mm_plist *pl, int k, struct mm_case *c);
 
 /* ---- output (csvout.c) */
 
-/* Identity of the run, copied into every row. */
+/* Identity of the run, copied into every row (defined in log.c). */
 struct mm_run {
 	char dir[4096];
 	char run_id[128];
@@ -58,8 +60,6 @@ extern struct mm_run mm_run;
 /* The six leading fields of every result row: schema .. case. */
 void mm_row_ident(const char **f, const struct workload *wl,
 		  const struct mm_case *c);
-/* Format fields as one CSV line (libcsv quoting where needed). */
-int mm_csv_line(char *buf, size_t len, const char *const *fields, int n);
 /* Open-append-write-close one line to DIR/name, creating it with header. */
 int mm_csv_append(const char *name, const char *header, const char *line);
 int mm_csv_append_fields(const char *name, const char *header,
@@ -71,24 +71,6 @@ int mm_csv_sync(void);
  * -errno and its message ("cannot write results.csv: ..."), or 0.
  */
 int mm_csv_error(char *buf, size_t len);
-void mm_mirror_line(const char *name, const char *line);
-int mm_mirror_open(const char *path);
-/* The log: stderr plus DIR/run.log plus mirror. */
-void mm_logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern FILE *mm_logfile;
-/* The last mm_err()/mm_fail() message of this process (cases.csv). */
-extern char mm_last_error[512];
-
-#define MM_RESULTS_HEADER \
-	"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better"
-#define MM_CASES_HEADER \
-	"schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s"
-#define MM_STARTED_HEADER \
-	"schema,run_id,label,kernel,workload,case,start_time"
-#define MM_METRICS_HEADER \
-	"schema,workload,metric,unit,better,role,timed,claim"
-#define MM_SAMPLES_HEADER \
-	"schema,run_id,label,kernel,workload,case,iteration,task,class,value_ns"
 
 /* ---- settings (settings.c) */
 

@@ -23,8 +23,6 @@
 
 #include "core.h"
 
-struct mm_run mm_run = { .mirror_fd = -1 };
-FILE *mm_logfile;
 
 #define MM_MAX_FILES 8
 static struct {
@@ -32,41 +30,6 @@ static struct {
 	int fd;
 	pid_t pid;
 } files[MM_MAX_FILES];
-
-static bool needs_quotes(const char *s)
-{
-	return strpbrk(s, ",\"\r\n") != NULL || (*s == ' ') ||
-	       (*s && s[strlen(s) - 1] == ' ');
-}
-
-int mm_csv_line(char *buf, size_t len, const char *const *fields, int n)
-{
-	size_t off = 0;
-
-	for (int i = 0; i < n; i++) {
-		const char *f = fields[i] ? fields[i] : "";
-		size_t flen = strlen(f), w;
-
-		if (i) {
-			if (off + 1 >= len)
-				return -ENOSPC;
-			buf[off++] = ',';
-		}
-		if (needs_quotes(f)) {
-			w = csv_write(buf + off, len - off, f, flen);
-		} else {
-			w = flen;
-			if (off + w < len)
-				memcpy(buf + off, f, flen);
-		}
-		if (off + w + 2 > len)
-			return -ENOSPC;
-		off += w;
-	}
-	buf[off++] = '\n';
-	buf[off] = '\0';
-	return (int)off;
-}
 
 /*
  * The first failed write or sync of a result file in this process, and
@@ -83,9 +46,6 @@ static struct {
 
 static int note_error(const char *name, const char *op, int err)
 {
-	/* The log is not a result: stderr has every line of it too. */
-	if (!strcmp(name, "run.log"))
-		return -err;
 	if (werr.pid != getpid()) {
 		memset(&werr, 0, sizeof(werr));
 		werr.pid = getpid();
@@ -210,38 +170,9 @@ int mm_csv_sync(void)
 
 	for (int i = 0; i < MM_MAX_FILES; i++)
 		if (files[i].fd > 0 && files[i].pid == getpid() &&
-		    strcmp(files[i].name, "run.log") &&
 		    fdatasync(files[i].fd) < 0 && !ret)
 			ret = note_error(files[i].name, "sync", errno);
 	return ret;
-}
-
-void mm_mirror_line(const char *name, const char *line)
-{
-	char buf[8400];
-	size_t l = strlen(line);
-	int n;
-
-	if (mm_run.mirror_fd < 0)
-		return;
-	while (l && line[l - 1] == '\n')
-		l--;
-	n = snprintf(buf, sizeof(buf), "@@MM %s %.*s\n", name, (int)l, line);
-	if (n > 0 && (size_t)n < sizeof(buf) &&
-	    write(mm_run.mirror_fd, buf, (size_t)n) < 0) {
-		/* The mirror is best effort; the local file has the row. */
-	}
-}
-
-int mm_mirror_open(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_NOFOLLOW |
-		      O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return -errno;
-	mm_run.mirror_fd = fd;
-	return 0;
 }
 
 int mm_csv_append(const char *name, const char *header, const char *line)
@@ -276,7 +207,7 @@ static const char *better_str(enum mm_better b)
 	return b == MM_LOWER ? "lower" : b == MM_HIGHER ? "higher" : "info";
 }
 
-static const char schema_str[] = { '0' + MM_SCHEMA_VERSION, '\0' };
+static const char schema_str[] = MM_SCHEMA_STR;
 
 void mm_row_ident(const char **f, const struct workload *wl,
 		  const struct mm_case *c)
@@ -385,15 +316,6 @@ static void seen_load(void)
 	fclose(f);
 }
 
-/* Units that say the value comes from the clock: times and rates per second. */
-static bool unit_timed(const char *unit)
-{
-	size_t n = strlen(unit);
-
-	return !strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
-	       !strcmp(unit, "s") || (n > 2 && !strcmp(unit + n - 2, "/s"));
-}
-
 static const struct mm_metric *metric_find(const struct workload *wl, const char *metric)
 {
 	const struct mm_metric *m;
@@ -434,30 +356,17 @@ int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
 	return mm_emit_role(ctx, metric, value, unit, better, MM_CONTEXT, NULL);
 }
 
-/*
- * The metric name rule, the one the compare tools read by: 1 to 200 of
- * [A-Za-z0-9_.:] (mthp_64kB_anon_fault_alloc, calls_per_page_out:f.isra.0).
- */
-static bool metric_name_ok(const char *metric)
-{
-	size_t n = strlen(metric);
-
-	return n > 0 && n <= 200 &&
-	       strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			      "0123456789_.:") == n;
-}
-
 int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 		 const char *unit, enum mm_better better, enum mm_role role,
 		 const char *claim)
 {
 	const struct mm_metric *m = metric_find(ctx->wl, metric);
-	bool timed = unit_timed(unit);
+	bool timed = mm_unit_timed(unit);
 	char iter[16], val[64];
 	const char *f[11];
 	int ret;
 
-	if (!metric_name_ok(metric)) {
+	if (!mm_metric_name_ok(metric)) {
 		/* a row no reader would take fails the case, not the reader */
 		mm_logf("%s: metric '%.60s' breaks the metric name rule "
 			"([A-Za-z0-9_.:], 1 to 200): not written", ctx->wl->name, metric);
@@ -522,85 +431,5 @@ int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(v, sizeof(v), fmt, ap);
 	va_end(ap);
-	return mm_csv_append_fields("meta.csv", "key,value", f, 2);
-}
-
-void mm_logf(const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > 0 && buf[strlen(buf) - 1] != '\n' && strlen(buf) + 1 < sizeof(buf))
-		strcat(buf, "\n");
-	fputs(buf, stderr);
-	if (mm_run.dir[0]) {
-		int fd = file_fd("run.log", NULL);
-
-		if (fd >= 0 && write(fd, buf, strlen(buf)) < 0) {
-			/* stderr already has it */
-		}
-		mm_mirror_line("run.log", buf);
-	}
-}
-
-char mm_last_error[512];
-
-static void vlog(struct mm_ctx *ctx, const char *fmt, va_list ap, int err)
-{
-	char msg[1536];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (err >= 0)
-		snprintf(mm_last_error, sizeof(mm_last_error), "%s%s%s", msg,
-			 err ? ": " : "", err ? strerror(err) : "");
-	if (err > 0)
-		mm_logf("%s: %s: %s", ctx->wl->name, msg, strerror(err));
-	else
-		mm_logf("%s: %s", ctx->wl->name, msg);
-}
-
-void mm_log(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(ctx, fmt, ap, -1);
-	va_end(ap);
-}
-
-int mm_err(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(ctx, fmt, ap, e);
-	va_end(ap);
-	return MM_FAIL;
-}
-
-int mm_fail(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(ctx, fmt, ap, 0);
-	va_end(ap);
-	return MM_FAIL;
-}
-
-int mm_skip(struct mm_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
-	va_end(ap);
-	return MM_SKIP;
+	return mm_csv_append_fields("meta.csv", MM_META_HEADER, f, 2);
 }

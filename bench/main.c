@@ -4,7 +4,6 @@
  *   mmbench list | info WORKLOAD | run WORKLOAD [opts] | suite FILE [opts]
  *   mmbench sysinfo [-o FILE] | restore DIR
  */
-#include <csv.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -406,73 +405,6 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 	return optind;
 }
 
-static int mkdir_p(const char *path)
-{
-	char tmp[4096];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
-/* ---- an existing run directory keeps its run_id (appending runs) */
-
-struct meta_find {
-	const char *key;
-	char *out;
-	size_t len;
-	int field;
-	bool match;
-};
-
-static void mf_field(void *s, size_t len, void *data)
-{
-	struct meta_find *m = data;
-
-	if (m->field == 0)
-		m->match = len == strlen(m->key) && memcmp(s, m->key, len) == 0;
-	else if (m->field == 1 && m->match)
-		snprintf(m->out, m->len, "%.*s", (int)len, (const char *)s);
-	m->field++;
-}
-
-static void mf_row(int c, void *data)
-{
-	(void)c;
-	((struct meta_find *)data)->field = 0;
-}
-
-static bool meta_lookup(const char *dir, const char *key, char *out, size_t len)
-{
-	struct meta_find m = { .key = key, .out = out, .len = len };
-	char path[4200], buf[4096];
-	struct csv_parser p;
-	size_t n;
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(path, sizeof(path), "%s/meta.csv", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	csv_init(&p, 0);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		csv_parse(&p, buf, n, mf_field, mf_row, &m);
-	csv_fini(&p, mf_field, mf_row, &m);
-	csv_free(&p);
-	fclose(f);
-	return out[0] != '\0';
-}
-
 /*
  * A run directory someone else owns or may write (an -o into a shared
  * place): its files could be swapped for links between our checks.
@@ -529,7 +461,7 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 	else
 		snprintf(mm_run.dir, sizeof(mm_run.dir), "%s/%s/%s-%s",
 			 ro->root ? ro->root : "results", mm_run.label, stamp, host);
-	if (mkdir_p(mm_run.dir) < 0 || access(mm_run.dir, W_OK) < 0) {
+	if (mm_mkdir_p(mm_run.dir) < 0 || access(mm_run.dir, W_OK) < 0) {
 		fprintf(stderr, "mmbench: run directory '%s': %s\n", mm_run.dir,
 			strerror(errno));
 		return -1;
@@ -538,8 +470,8 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 		fprintf(stderr, "mmbench: run directory '%s': %s\n", mm_run.dir, why);
 		return -1;
 	}
-	existing = meta_lookup(mm_run.dir, "run_id", mm_run.run_id,
-			       sizeof(mm_run.run_id));
+	existing = mm_meta_get(mm_run.dir, "run_id", mm_run.run_id,
+			       sizeof(mm_run.run_id))[0] != '\0';
 	/* The run_id of an existing directory goes into every row: a name. */
 	if (existing && mm_label_check(mm_run.run_id, why, sizeof(why)) < 0) {
 		mm_escape(mm_run.run_id, why, sizeof(why));

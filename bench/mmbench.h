@@ -23,7 +23,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define MM_SCHEMA_VERSION 1
+#include "log.h"
+#include "results.h"
 
 /* Exit codes shared by the driver, workloads and tests (kselftest style). */
 enum mm_status {
@@ -137,19 +138,6 @@ int mm_sample(struct mm_ctx *ctx, int task, const char *cls, uint64_t ns);
 /* Extra key,value facts for this run's meta.csv (case-specific notes). */
 int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Print "WORKLOAD: msg" (no errno) and return MM_FAIL. */
-int mm_fail(struct mm_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Record a skip reason; returns MM_SKIP so "return mm_skip(...)" works. */
-int mm_skip(struct mm_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Print "WORKLOAD: msg" to stderr (run.log). */
-void mm_log(struct mm_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Print "WORKLOAD: msg: strerror(errno)" to stderr; returns MM_FAIL. */
-int mm_err(struct mm_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* ---------------------------------------------------------------- workload */
 
 struct workload {

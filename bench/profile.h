@@ -13,24 +13,7 @@
 
 #include "mmbench.h"
 
-/*
- * profile.csv: one row per symbol and iteration (and one "[other]" row).
- * "profile" names the case's profile (<workload>-<pid>), unique in the run
- * directory, so a case run twice into one directory keeps its iterations
- * apart.
- */
-#define MM_PROFILE_HEADER \
-	"schema,run_id,label,kernel,workload,case,profile,iteration,event," \
-	"symbol,dso,self_pct,children_pct,samples,total_samples"
-/*
- * profile_iterations.csv: one row per measured iteration, written after
- * that iteration's profile.csv rows (and synced): an iteration's symbol
- * rows count only once this row says "ok".
- */
-#define MM_PROFILE_ITER_HEADER \
-	"schema,run_id,label,kernel,workload,case,profile,iteration,event," \
-	"freq_hz,callgraph,status,reason,start_s,end_s,total_samples," \
-	"idle_samples,perf_data"
+/* profile.csv and profile_iterations.csv: their headers are in results.h. */
 
 #define MM_PROFILE_DEFAULT_FREQ 499
 #define MM_PROFILE_DEFAULT_CAP (64ull << 20)

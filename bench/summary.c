@@ -8,14 +8,14 @@
  * died while it ran). Comparing two runs is tools/mmcompare's job; this
  * only shows what one run got.
  *
- * Each file is checked before anything is printed: its header must be the
- * schema's, every row must have the header's number of fields, a value a
+ * Each file is checked before anything is printed (mm_csv_read(), by the
+ * schema of results.h): its header must be the schema's, every row must
+ * have the header's number of fields, a value a
  * decimal number, a direction lower/higher/info, a status one of the four;
  * a NUL byte or a field too long to hold is an error. The first error is
  * printed as FILE:LINE: what, and the exit status is 2. An unterminated
  * last line (a write torn by a crash) is not a row: it is named and left out.
  */
-#include <csv.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,8 +27,6 @@
 #include "core.h"
 #include "driver.h"
 
-#define COLS 11
-
 struct row_acc {
 	char key[2400];		/* workload \t case \t metric */
 	char unit[32];
@@ -37,18 +35,15 @@ struct row_acc {
 	double sum, sumsq;
 };
 
+/* The columns read, found by name in the schema's headers. */
+static struct {
+	int wl, kase, metric, value, unit, better;	/* results.csv */
+	int status, reason;				/* cases.csv */
+	int start;					/* started.csv */
+} col;
+
 struct reader {
-	char f[COLS][2048];
-	int nf;
-	long line;			/* physical line being parsed */
-	long rows;			/* rows so far, the header included */
-	const char *header;		/* the schema's header of this file */
-	int ncols;			/* its number of fields */
-	char path[4200];
-	char err[600];			/* first error: "what" */
-	long err_line;
-	bool toolong;
-	void (*row)(struct reader *r);	/* each data row, fields checked */
+	struct mm_csv_in in;
 	/* results.csv */
 	struct row_acc *acc;
 	int nacc, cap;
@@ -80,126 +75,7 @@ static void free_strs(char **v, int n)
 	free(v);
 }
 
-static void bad_row(struct reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void bad_row(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->err[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
-	va_end(ap);
-	r->err_line = r->line;
-}
-
-static void on_field(void *s, size_t len, void *data)
-{
-	struct reader *r = data;
-
-	if (r->nf < COLS) {
-		if (len >= sizeof(r->f[0]))
-			r->toolong = true;
-		snprintf(r->f[r->nf], sizeof(r->f[0]), "%.*s", (int)len,
-			 (const char *)s);
-	}
-	r->nf++;
-}
-
-/* The header as one line, from the fields read (for the message). */
-static bool header_ok(struct reader *r)
-{
-	char got[COLS * 40] = "";
-	size_t off = 0;
-
-	if (r->nf != r->ncols)
-		return false;
-	for (int i = 0; i < r->nf && off < sizeof(got); i++)
-		off += (size_t)snprintf(got + off, sizeof(got) - off, "%s%s",
-					i ? "," : "", r->f[i]);
-	return strcmp(got, r->header) == 0;
-}
-
-static void on_row(int c, void *data)
-{
-	struct reader *r = data;
-
-	(void)c;
-	r->rows++;
-	if (r->err[0]) {
-		/* nothing more from a file with an error */
-	} else if (r->rows == 1) {
-		if (!header_ok(r))
-			bad_row(r, "not the header of schema %d (%d fields; expected '%s')",
-				MM_SCHEMA_VERSION, r->nf, r->header);
-	} else if (r->nf != r->ncols) {
-		bad_row(r, "%d fields, expected %d", r->nf, r->ncols);
-	} else if (r->toolong) {
-		bad_row(r, "a field longer than %zu bytes", sizeof(r->f[0]) - 1);
-	} else {
-		r->row(r);
-	}
-	r->nf = 0;
-	r->toolong = false;
-}
-
-/*
- * Feed DIR/name to r->row, one physical line at a time so that an error
- * names its line. 0; -errno when it cannot be read; 1 when it is
- * malformed (r->err, r->err_line say how).
- */
-static int read_csv(const char *dir, const char *name, const char *header,
-		    struct reader *r, void (*row)(struct reader *r))
-{
-	struct csv_parser p;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-
-	snprintf(r->path, sizeof(r->path), "%s/%s", dir, name);
-	f = fopen(r->path, "re");
-	if (!f)
-		return -errno;
-	r->row = row;
-	r->header = header;
-	r->ncols = 1;
-	for (const char *c = header; *c; c++)
-		r->ncols += *c == ',';
-	r->line = r->rows = 0;
-	r->nf = 0;
-	r->toolong = false;
-	r->err[0] = '\0';
-	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
-	while (!r->err[0] && (n = getline(&line, &cap, f)) > 0) {
-		r->line++;
-		if (memchr(line, '\0', (size_t)n)) {
-			bad_row(r, "NUL byte: not a CSV text file");
-			break;
-		}
-		if (line[n - 1] != '\n') {
-			/* torn by a crash: named, never parsed as a row */
-			fprintf(stderr, "mmbench summary: %s:%ld: incomplete last line "
-				"(a torn write) left out\n", r->path, r->line);
-			break;
-		}
-		if (csv_parse(&p, line, (size_t)n, on_field, on_row, r) != (size_t)n)
-			bad_row(r, "%s", csv_strerror(csv_error(&p)));
-	}
-	if (ferror(f))
-		bad_row(r, "%s", strerror(errno));
-	if (!r->err[0] && csv_fini(&p, on_field, on_row, r) != 0)
-		bad_row(r, "a quoted field never ends");
-	if (!r->err[0] && r->rows == 0) {
-		r->line = 1;
-		bad_row(r, "empty: not even a header");
-	}
-	csv_free(&p);
-	free(line);
-	fclose(f);
-	return r->err[0] ? 1 : 0;
-}
+#define F(c) mm_csv_get(in, col.c)
 
 static struct row_acc *find_acc(struct reader *r, const char *key)
 {
@@ -220,16 +96,16 @@ static struct row_acc *find_acc(struct reader *r, const char *key)
 	return &r->acc[r->nacc++];
 }
 
-static void results_row(struct reader *r)
+static void results_row(struct mm_csv_in *in, void *arg)
 {
+	struct reader *r = arg;
+	const char *v8 = F(value), *better = F(better);
 	struct row_acc *a;
 	char key[2400];
-	const char *v8 = r->f[8];
 	double v;
 
-	if (strcmp(r->f[10], "lower") && strcmp(r->f[10], "higher") &&
-	    strcmp(r->f[10], "info")) {
-		bad_row(r, "better '%.40s' is not lower, higher or info", r->f[10]);
+	if (strcmp(better, "lower") && strcmp(better, "higher") && strcmp(better, "info")) {
+		mm_csv_bad(in, "better '%.40s' is not " MM_BETTER_WORDS, better);
 		return;
 	}
 	if (mm_decimal_real(v8)) {
@@ -239,21 +115,21 @@ static void results_row(struct reader *r)
 		r->bad++;	/* written so by a workload: not a value */
 		return;
 	} else {
-		bad_row(r, "value '%.40s' is not a decimal number", v8);
+		mm_csv_bad(in, "value '%.40s' is not a decimal number", v8);
 		return;
 	}
 	if (!isfinite(v)) {
 		r->bad++;
 		return;
 	}
-	if (strcmp(r->f[10], "info") == 0)
+	if (strcmp(better, "info") == 0)
 		return;
-	snprintf(key, sizeof(key), "%s\t%s\t%s", r->f[4], r->f[5], r->f[7]);
+	snprintf(key, sizeof(key), "%s\t%s\t%s", F(wl), F(kase), F(metric));
 	a = find_acc(r, key);
 	if (!a)
 		return;
-	snprintf(a->unit, sizeof(a->unit), "%s", r->f[9]);
-	snprintf(a->better, sizeof(a->better), "%s", r->f[10]);
+	snprintf(a->unit, sizeof(a->unit), "%s", F(unit));
+	snprintf(a->better, sizeof(a->better), "%s", better);
 	a->n++;
 	a->sum += v;
 	a->sumsq += v * v;
@@ -276,18 +152,19 @@ static void print_acc(const struct row_acc *a)
 	       a->n, cs ? cs : "");
 }
 
-/* cases.csv: schema,run_id,label,kernel,workload,case,status,reason,... */
-static void cases_row(struct reader *r)
+/* cases.csv: one row per case that ended */
+static void cases_row(struct mm_csv_in *in, void *arg)
 {
-	const char *st = r->f[6];
+	struct reader *r = arg;
+	const char *st = F(status);
 	char key[4200], line[6400];
 
 	if (strcmp(st, "pass") && strcmp(st, "fail") && strcmp(st, "skip") &&
 	    strcmp(st, "timeout")) {
-		bad_row(r, "status '%.40s' is not pass, fail, skip or timeout", st);
+		mm_csv_bad(in, "status '%.40s' is not pass, fail, skip or timeout", st);
 		return;
 	}
-	snprintf(key, sizeof(key), "%s\t%s", r->f[4], r->f[5]);
+	snprintf(key, sizeof(key), "%s\t%s", F(wl), F(kase));
 	push_str(&r->ended, &r->nended, key);
 	if (!strcmp(st, "pass")) {
 		r->npass++;
@@ -299,16 +176,17 @@ static void cases_row(struct reader *r)
 		r->ntimeout++;
 	else
 		r->nfail++;
-	snprintf(line, sizeof(line), "%-7s %s [%s]: %s", st, r->f[4], r->f[5], r->f[7]);
+	snprintf(line, sizeof(line), "%-7s %s [%s]: %s", st, F(wl), F(kase), F(reason));
 	push_str(&r->notpass, &r->nnotpass, line);
 }
 
-/* started.csv: schema,run_id,label,kernel,workload,case,start_time */
-static void started_row(struct reader *r)
+/* started.csv: one row per case, before it runs */
+static void started_row(struct mm_csv_in *in, void *arg)
 {
+	struct reader *r = arg;
 	char row[6300];
 
-	snprintf(row, sizeof(row), "%s\t%s\t%s", r->f[4], r->f[5], r->f[6]);
+	snprintf(row, sizeof(row), "%s\t%s\t%s", F(wl), F(kase), F(start));
 	push_str(&r->started, &r->nstarted, row);
 }
 
@@ -372,22 +250,30 @@ static void reader_free(struct reader *r)
 	free_strs(r->started, r->nstarted);
 	free_strs(r->notpass, r->nnotpass);
 	free(r->acc);
+	mm_csv_free(&r->in);
 	free(r);
 }
 
 /* Read one file: 0 read, -ENOENT absent, MM_USAGE reported on stderr. */
 static int read_one(const char *dir, const char *name, const char *header,
-		    struct reader *r, void (*row)(struct reader *r))
+		    struct reader *r, void (*row)(struct mm_csv_in *in, void *arg))
 {
-	int ret = read_csv(dir, name, header, r, row);
+	int ret;
 
+	r->in.prog = "mmbench summary";
+	r->in.header = header;
+	/* the longest field a row of mmbench can have, and some */
+	r->in.max_field = 2047;
+	r->in.row = row;
+	r->in.arg = r;
+	ret = mm_csv_read(&r->in, dir, name);
 	if (ret == 1) {
-		fprintf(stderr, "mmbench summary: %s:%ld: %s\n", r->path, r->err_line,
-			r->err);
+		fprintf(stderr, "mmbench summary: %s:%ld: %s\n", r->in.path, r->in.err_line,
+			r->in.err);
 		return MM_USAGE;
 	}
 	if (ret < 0 && ret != -ENOENT) {
-		fprintf(stderr, "mmbench summary: '%s': %s\n", r->path, strerror(-ret));
+		fprintf(stderr, "mmbench summary: '%s': %s\n", r->in.path, strerror(-ret));
 		return MM_USAGE;
 	}
 	return ret;
@@ -400,6 +286,15 @@ int mm_summary(const char *dir)
 
 	if (!r)
 		return MM_FAIL;
+	col.wl = mm_schema_col(MM_RESULTS_HEADER, "workload");
+	col.kase = mm_schema_col(MM_RESULTS_HEADER, "case");
+	col.metric = mm_schema_col(MM_RESULTS_HEADER, "metric");
+	col.value = mm_schema_col(MM_RESULTS_HEADER, "value");
+	col.unit = mm_schema_col(MM_RESULTS_HEADER, "unit");
+	col.better = mm_schema_col(MM_RESULTS_HEADER, "better");
+	col.status = mm_schema_col(MM_CASES_HEADER, "status");
+	col.reason = mm_schema_col(MM_CASES_HEADER, "reason");
+	col.start = mm_schema_col(MM_STARTED_HEADER, "start_time");
 	res = read_one(dir, "results.csv", MM_RESULTS_HEADER, r, results_row);
 	cas = res == MM_USAGE ? 0 : read_one(dir, "cases.csv", MM_CASES_HEADER, r, cases_row);
 	sta = res == MM_USAGE || cas == MM_USAGE ? 0 :

@@ -59,7 +59,7 @@ static void kv(struct kv_out *o, const char *key, const char *val)
 		return;
 	}
 	if (strcmp(o->path, "meta.csv") == 0) {
-		int ret = mm_csv_append("meta.csv", "key,value", line);
+		int ret = mm_csv_append("meta.csv", MM_META_HEADER, line);
 
 		if (ret < 0 && !o->err)
 			o->err = ret;
@@ -225,7 +225,7 @@ int mm_sysinfo_write(const char *path, int argc, char **argv, char **extra,
 	time_t now = time(NULL);
 
 	if (strcmp(path, "-") == 0)
-		fputs("key,value\n", stdout);
+		fputs(MM_META_HEADER "\n", stdout);
 	uname(&u);
 	kv_fmt(&o, "schema", "%d", MM_SCHEMA_VERSION);
 	if (mm_run.run_id[0]) {

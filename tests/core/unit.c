@@ -209,6 +209,61 @@ static void test_csv(void)
 	      mm_csv_line(line, 10, fields, 6) < 0);
 }
 
+/* The writers' column positions (results.h enums) match the headers. */
+static void test_schema(void)
+{
+	static const struct { const char *header, *name; int col; } cols[] = {
+		{ MM_RESULTS_HEADER, "schema", MM_COL_SCHEMA },
+		{ MM_RESULTS_HEADER, "run_id", MM_COL_RUN_ID },
+		{ MM_RESULTS_HEADER, "label", MM_COL_LABEL },
+		{ MM_RESULTS_HEADER, "kernel", MM_COL_KERNEL },
+		{ MM_RESULTS_HEADER, "workload", MM_COL_WORKLOAD },
+		{ MM_RESULTS_HEADER, "case", MM_COL_CASE },
+		{ MM_RESULTS_HEADER, "iteration", MM_RES_ITERATION },
+		{ MM_RESULTS_HEADER, "metric", MM_RES_METRIC },
+		{ MM_RESULTS_HEADER, "value", MM_RES_VALUE },
+		{ MM_RESULTS_HEADER, "unit", MM_RES_UNIT },
+		{ MM_RESULTS_HEADER, "better", MM_RES_BETTER },
+		{ MM_CASES_HEADER, "status", MM_CASE_STATUS },
+		{ MM_CASES_HEADER, "reason", MM_CASE_REASON },
+		{ MM_CASES_HEADER, "signal", MM_CASE_SIGNAL },
+		{ MM_CASES_HEADER, "duration_s", MM_CASE_DURATION },
+		{ MM_STARTED_HEADER, "start_time", MM_START_TIME },
+		{ MM_SAMPLES_HEADER, "iteration", MM_SAMP_ITERATION },
+		{ MM_SAMPLES_HEADER, "task", MM_SAMP_TASK },
+		{ MM_SAMPLES_HEADER, "class", MM_SAMP_CLASS },
+		{ MM_SAMPLES_HEADER, "value_ns", MM_SAMP_VALUE_NS },
+		{ MM_METRICS_HEADER, "schema", MM_MET_SCHEMA },
+		{ MM_METRICS_HEADER, "workload", MM_MET_WORKLOAD },
+		{ MM_METRICS_HEADER, "metric", MM_MET_METRIC },
+		{ MM_METRICS_HEADER, "unit", MM_MET_UNIT },
+		{ MM_METRICS_HEADER, "better", MM_MET_BETTER },
+		{ MM_METRICS_HEADER, "role", MM_MET_ROLE },
+		{ MM_METRICS_HEADER, "timed", MM_MET_TIMED },
+		{ MM_METRICS_HEADER, "claim", MM_MET_CLAIM },
+	};
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		ok &= mm_schema_col(cols[i].header, cols[i].name) == cols[i].col;
+	CHECK("schema: every column position matches its header", ok);
+	CHECK("schema: column counts", mm_schema_ncols(MM_RESULTS_HEADER) == MM_RES_NCOLS &&
+	      mm_schema_ncols(MM_CASES_HEADER) == MM_CASE_NCOLS &&
+	      mm_schema_ncols(MM_STARTED_HEADER) == MM_START_NCOLS &&
+	      mm_schema_ncols(MM_SAMPLES_HEADER) == MM_SAMP_NCOLS &&
+	      mm_schema_ncols(MM_METRICS_HEADER) == MM_MET_NCOLS);
+	CHECK("schema: absent column is -1", mm_schema_col(MM_RESULTS_HEADER, "valu") == -1);
+	CHECK("schema: warmup.csv is results.csv's schema",
+	      mm_schema_header("warmup.csv") == mm_schema_header("results.csv"));
+	CHECK("schema: the metric name rule",
+	      mm_metric_name_ok("mthp_64kB_anon_fault_alloc") &&
+	      mm_metric_name_ok("calls_per_page_out:f.isra.0") && !mm_metric_name_ok("") &&
+	      !mm_metric_name_ok("a b") && !mm_metric_name_ok("a,b") &&
+	      mm_metric_name_okn("ab,", 2));
+	CHECK("schema: timed units", mm_unit_timed("ns") && mm_unit_timed("loops/s") &&
+	      !mm_unit_timed("count") && !mm_unit_timed("/s"));
+}
+
 static void test_percentile(void)
 {
 	double v[] = { 5, 1, 4, 2, 3 };
@@ -280,6 +335,7 @@ int main(void)
 {
 	test_params();
 	test_csv();
+	test_schema();
 	test_percentile();
 	test_journal();
 	return fails ? 1 : 0;

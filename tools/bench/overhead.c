@@ -5,62 +5,58 @@
  *     window takes), and per mm_phase_begin/end pair with a vmstat list.
  *  2. For pageout: the share of wall time spent in user space outside the
  *     measured loop (harness_user_outside_loop_pct, read from a real run's
- *     results.csv with libcsv). Target: under 1%.
+ *     results.csv by the core's reader, columns by name). Target: under 1%.
  */
-#include <csv.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvio.h"
 #include "mmbench.h"
 
 struct acc {
-	char f[11][512];
-	int nf;
+	int metric, value;	/* columns, by name */
 	double sum, max;
 	int n;
 };
 
-static void on_field(void *s, size_t len, void *d)
+static void on_row(struct mm_csv_in *in, void *arg)
 {
-	struct acc *a = d;
+	struct acc *a = arg;
+	double v;
+	char *end;
 
-	if (a->nf < 11)
-		snprintf(a->f[a->nf], sizeof(a->f[0]), "%.*s", (int)len, (char *)s);
-	a->nf++;
-}
-
-static void on_row(int c, void *d)
-{
-	struct acc *a = d;
-
-	(void)c;
-	if (a->nf == 11 && strcmp(a->f[7], "harness_user_outside_loop_pct") == 0) {
-		double v = strtod(a->f[8], NULL);
-
-		a->sum += v;
-		a->max = v > a->max ? v : a->max;
-		a->n++;
+	if (strcmp(mm_csv_get(in, a->metric), "harness_user_outside_loop_pct"))
+		return;
+	v = strtod(mm_csv_get(in, a->value), &end);
+	if (*end || end == mm_csv_get(in, a->value)) {
+		mm_csv_bad(in, "value '%.40s' is not a number", mm_csv_get(in, a->value));
+		return;
 	}
-	a->nf = 0;
+	a->sum += v;
+	a->max = v > a->max ? v : a->max;
+	a->n++;
 }
 
+/* 0 with a->n rows read, or -1 with the reason on stderr. */
 static int read_pct(const char *path, struct acc *a)
 {
-	struct csv_parser p;
-	char buf[8192];
-	size_t n;
-	FILE *f = fopen(path, "re");
+	struct mm_csv_in in = {
+		.prog = "bench-overhead", .header = MM_RESULTS_HEADER,
+		.row = on_row, .arg = a,
+	};
+	int ret;
 
-	if (!f)
-		return -1;
-	csv_init(&p, 0);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		csv_parse(&p, buf, n, on_field, on_row, a);
-	csv_fini(&p, on_field, on_row, a);
-	csv_free(&p);
-	fclose(f);
-	return a->n ? 0 : -1;
+	a->metric = mm_schema_col(MM_RESULTS_HEADER, "metric");
+	a->value = mm_schema_col(MM_RESULTS_HEADER, "value");
+	ret = mm_csv_read(&in, NULL, path);
+	if (ret == 1)
+		fprintf(stderr, "bench-overhead: %s:%ld: %s\n", in.path, in.err_line, in.err);
+	else if (ret < 0)
+		fprintf(stderr, "bench-overhead: %s: %s\n", path, strerror(-ret));
+	mm_csv_free(&in);
+	return ret ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -93,8 +89,13 @@ int main(int argc, char **argv)
 	       (double)(t1 - t0) / np / 1e3);
 	if (argc > 1) {
 		if (!a || read_pct(argv[1], a) < 0) {
+			free(a);
+			return 1;
+		}
+		if (!a->n) {
 			fprintf(stderr, "bench-overhead: no harness_user_outside_loop_pct in %s\n",
 				argv[1]);
+			free(a);
 			return 1;
 		}
 		printf("pageout: user time outside the measured loop: mean %.3f%%, max %.3f%% of wall time over %d iterations (target < 1%%): %s\n",

@@ -16,7 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csvout.h"
+#include "csvio.h"
+#include "results.h"
 
 #define ITERS 10
 #define METRICS 100
@@ -35,7 +36,7 @@ static double uniform(void)	/* xorshift64*, in [0, 1) */
 static void write_meta(const char *dir, const char *label)
 {
 	static const char *const kv[] = {
-		"schema", "1", "cpus", "2", "numa_nodes", "1", "node_mem_mb", "0:24000",
+		"schema", MM_SCHEMA_STR, "cpus", "2", "numa_nodes", "1", "node_mem_mb", "0:24000",
 		"thp_enabled", "madvise", "thp_defrag", "madvise", "numa_balancing", "0",
 		"vm", "none", "swap_total_kb", "0", "cpu_model", "synthetic", NULL,
 	};
@@ -70,7 +71,7 @@ static void row(struct csvo *o, const char *label, int wl, const char *kase, int
 	static const char *const unit[] = { "ns", "loops/s", "count" };
 	char b[64];
 
-	csvo_str(o, "1");
+	csvo_str(o, MM_SCHEMA_STR);
 	snprintf(b, sizeof(b), "20250101-000000-%.40s", label);	/* one run per label */
 	csvo_str(o, b);
 	csvo_str(o, label);
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
 		perror(path);
 		return 1;
 	}
-	fputs("schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n", o.f);
+	fputs(MM_RESULTS_HEADER "\n", o.f);
 	for (int wl = 0; n < rows; wl++) {
 		for (int c = 0; c < CASES && n < rows; c++) {
 			snprintf(kase, sizeof(kase), "size_mb=%d;threads=%d", 64 << (c / 10), c % 10 + 1);

@@ -20,7 +20,7 @@
 
 #include "bigmem.h"
 #include "compare.h"
-#include "csvout.h"
+#include "csvio.h"
 #include "verdict.h"
 
 #define EXIT_USAGE 2

@@ -4,9 +4,10 @@
 MMC := tools/mmcompare
 # libcsv reads and quotes CSV; GSL gives the Student t distribution.
 MMC_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
-MMC_CORE := resultset stats compare csvout bigmem
-MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o)
-MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o)
+MMC_CORE := resultset stats compare bigmem
+MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o) $(MMRES_OBJS)
+MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o) \
+	$(MMRES_SRCS:bench/%.c=tests/compare/%.asan.o)
 
 ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot
 BENCH_TARGETS += bench-compare
@@ -15,8 +16,9 @@ CHECK_DEPS += tests/compare/mmcompare.asan tests/compare/mmplot.asan \
 CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/fuzz_reader \
 	$(MMC)/gen_synth $(MMC)/runstat tests/compare/*.asan
 
+# the results library's headers are in bench/
 $(MMC)/%.o: $(MMC)/%.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -Ibench -c -o $@ $<
 
 $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
@@ -24,18 +26,21 @@ $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 $(MMC)/mmcompare: $(MMC)/verdict.o
 tests/compare/mmcompare.asan: tests/compare/verdict.asan.o
 
-$(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMC)/csvout.o
-	$(CC) $(CFLAGS) -o $@ $^ -lcsv
+$(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMRES_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS)
 
 $(MMC)/runstat: $(MMC)/runstat.o
 	$(CC) $(CFLAGS) -o $@ $^
 
 # The same programs built with ASan/UBSan: the tests feed them bad input.
 tests/compare/%.asan.o: $(MMC)/%.c
-	$(CC) $(CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(SAN_CFLAGS) -Ibench -c -o $@ $<
+
+tests/compare/%.asan.o: bench/%.c
+	$(CC) $(CFLAGS) $(SAN_CFLAGS) -Ibench -c -o $@ $<
 
 tests/compare/%.asan.o: tests/compare/%.c
-	$(CC) $(CFLAGS) $(SAN_CFLAGS) -I$(MMC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(SAN_CFLAGS) -I$(MMC) -Ibench -c -o $@ $<
 
 tests/compare/mmcompare.asan tests/compare/mmplot.asan tests/compare/stats_unit.asan: \
 tests/compare/%.asan: tests/compare/%.asan.o $(MMC_ASAN_OBJS)
@@ -44,8 +49,8 @@ tests/compare/%.asan: tests/compare/%.asan.o $(MMC_ASAN_OBJS)
 # libFuzzer needs clang; -O1 keeps the inputs' paths through the parser
 # visible to the coverage instrumentation.
 FUZZ_CC ?= clang
-$(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h
-	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -g -O1 \
+$(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h $(MMRES_SRCS)
+	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -g -O1 -Ibench \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o $@ $(filter %.c,$^) $(MMC_LIBS)
 

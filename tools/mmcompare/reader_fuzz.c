@@ -15,12 +15,13 @@
 #include <string.h>
 
 #include "compare.h"
+#include "results.h"
 
 static const char good_results[] =
-	"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n"
+	MM_RESULTS_HEADER "\n"
 	"1,r,base,k,w,\"threads=1\",0,m,1,ns,lower\n"
 	"1,r,base,k,w,\"threads=2\",0,m,2,ns,lower\n";
-static const char good_meta[] = "key,value\nschema,1\ncpus,2\nthp_enabled,madvise\n";
+static const char good_meta[] = MM_META_HEADER "\nschema,1\ncpus,2\nthp_enabled,madvise\n";
 
 /* A run whose results.csv is buf (and meta.csv meta when given). */
 static int add_run(struct rs_set *s, enum rs_kind kind, const uint8_t *buf, size_t len)

@@ -600,7 +600,7 @@ out:
 
 static const char *meta_host(const char *run, char *buf, size_t len)
 {
-	if (!tab_meta_get(run, "host", buf, len)[0]) {	/* no meta.csv: the run_id suffix, YYYYmmdd-HHMMSS-HOST */
+	if (!mm_meta_get(run, "host", buf, len)[0]) {	/* no meta.csv: the run_id suffix, YYYYmmdd-HHMMSS-HOST */
 		const char *b = strrchr(run, '/');
 
 		b = b ? b + 1 : run;

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "csvio.h"
+#include "results.h"
 
 #define MAX_LINES 256
 #define MAX_META 64
@@ -134,7 +135,7 @@ static FILE *open_in(const struct synth *s, const char *name, const char *hdr)
 static int write_results(const struct synth *s, const char *run_id, gsl_rng *r)
 {
 	FILE *f = open_in(s, "results.csv",
-			  "schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n");
+			  MM_RESULTS_HEADER "\n");
 	char it[16], val[64];
 	long i;
 	int k, rc = 0;
@@ -145,7 +146,7 @@ static int write_results(const struct synth *s, const char *run_id, gsl_rng *r)
 		const struct sline *l = &s->line[k];
 
 		for (i = 0; i < s->iters; i++) {
-			const char *row[] = { "1", run_id, s->label, s->kernel, l->workload, l->kase,
+			const char *row[] = { MM_SCHEMA_STR, run_id, s->label, s->kernel, l->workload, l->kase,
 					      it, l->metric, val, l->unit, l->better };
 
 			snprintf(it, sizeof(it), "%ld", i);
@@ -159,13 +160,13 @@ static int write_results(const struct synth *s, const char *run_id, gsl_rng *r)
 static int write_cases(const struct synth *s, const char *run_id)
 {
 	FILE *f = open_in(s, "cases.csv",
-			  "schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s\n");
+			  MM_CASES_HEADER "\n");
 	FILE *w = open_in(s, "warmup.csv",
-			  "schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n");
+			  MM_RESULTS_HEADER "\n");
 	int k, j, rc = 0;
 
 	for (k = 0; f && k < s->nline; k++) {
-		const char *row[] = { "1", run_id, s->label, s->kernel, s->line[k].workload,
+		const char *row[] = { MM_SCHEMA_STR, run_id, s->label, s->kernel, s->line[k].workload,
 				      s->line[k].kase, "pass", "", "0", "1.000" };
 
 		for (j = 0; j < k; j++)
@@ -182,7 +183,7 @@ static int write_cases(const struct synth *s, const char *run_id)
 
 static int write_meta(const struct synth *s, const char *run_id)
 {
-	FILE *f = open_in(s, "meta.csv", "key,value\n");
+	FILE *f = open_in(s, "meta.csv", MM_META_HEADER "\n");
 	char start[32];
 	struct tm tm = { 0 };
 	int k, rc = 0;
@@ -195,7 +196,7 @@ static int write_meta(const struct synth *s, const char *run_id)
 		snprintf(start, sizeof(start), "unknown");
 	{
 		const char *kv[][2] = {
-			{ "schema", "1" }, { "run_id", run_id }, { "label", s->label },
+			{ "schema", MM_SCHEMA_STR }, { "run_id", run_id }, { "label", s->label },
 			{ "start_time", start }, { "host", s->host },
 			{ "kernel_release", s->kernel }, { "cpus", "2" }, { "numa_nodes", "1" },
 			{ "thp_enabled", "madvise" }, { "vm", "none" }, { "swap_total_kb", "0" },
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &s))
 		return 2;
-	if (tab_mkdir_p(s.out)) {
+	if (mm_mkdir_p(s.out)) {
 		fprintf(stderr, "mmsynth: %s: %s\n", s.out, strerror(errno));
 		return 1;
 	}

@@ -295,7 +295,7 @@ static void base_clear(struct trend *t)
 /* The host in a run's meta.csv ("" when it has none). */
 static const char *run_host(const char *dir, char *buf, size_t len)
 {
-	return tab_meta_get(dir, "host", buf, len);
+	return mm_meta_get(dir, "host", buf, len);
 }
 
 static int base_add(struct trend *t, const char *dir)
@@ -879,7 +879,7 @@ int main(int argc, char **argv)
 		if (judge_run(&t, i))
 			goto out;
 	qsort(t.pts, t.npts, sizeof(*t.pts), point_cmp);
-	if (tab_mkdir_p(t.o.out)) {
+	if (mm_mkdir_p(t.o.out)) {
 		fprintf(stderr, "mmtrend: %s: %s\n", t.o.out, strerror(errno));
 		goto out;
 	}

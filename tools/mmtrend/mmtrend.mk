@@ -7,19 +7,19 @@
 MMT := tools/mmtrend
 # mmcompare's sources (tools/mmcompare/mmcompare.mk builds their objects).
 MMT_MMC := tools/mmcompare
-MMT_MMC_CORE := resultset stats compare csvout bigmem
+MMT_MMC_CORE := resultset stats compare bigmem
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
 # stats.o) and the random numbers of mmsynth.
 # -pthread: mmcompare's reader reads runs on threads.
 MMT_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
-MMT_COMMON := $(MMT)/csvio.o $(MMT)/history.o $(MMT)/judge.o
+MMT_COMMON := $(MMRES_OBJS) $(MMT)/history.o $(MMT)/judge.o
 MMT_PROGS := $(MMT)/mmtrend $(MMT)/mmhistory $(MMT)/mmsynth
 
 ALL_TARGETS += $(MMT_PROGS)
 CLEAN_FILES += $(MMT_PROGS) $(MMT_PROGS:%=%-san)
 
 $(MMT)/%.o: $(MMT)/%.c
-	$(CC) $(CFLAGS) -I$(MMT_MMC) -c -o $@ $<
+	$(CC) $(CFLAGS) -I$(MMT_MMC) -Ibench -c -o $@ $<
 
 $(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
@@ -32,11 +32,11 @@ $(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE
 
 # The tests run the ASan/UBSan builds on their bad inputs and crashes.
 $(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -o $@ $^ $(MMT_LIBS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
 		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -o $@ $^ $(MMT_LIBS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench -o $@ $^ $(MMT_LIBS)
 
 CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CSV files of the nightly job through libcsv. See csvio.h.
+ * CSV through libcsv: every reader and writer of the project. See csvio.h.
  */
 #include <csv.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "csvio.h"
+#include "results.h"
 
 /* history.csv grows by one line a night: this is decades of them. */
 #define TAB_MAX_BYTES (256L << 20)
@@ -280,10 +281,170 @@ const char *tab_get(const struct tab *t, const struct tab_row *r, const char *na
 	return c >= 0 && c < r->n ? r->f[c] : NULL;
 }
 
+/* ------------------------------------------------------------ streaming */
+
+void mm_csv_bad(struct mm_csv_in *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (in->err[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof(in->err), fmt, ap);
+	va_end(ap);
+	in->err_line = in->line;
+}
+
+const char *mm_csv_get(const struct mm_csv_in *in, int col)
+{
+	return col >= 0 && col < in->nf && col < MM_CSV_MAXF ? in->f[col] : "";
+}
+
+static void in_field(void *s, size_t len, void *data)
+{
+	struct mm_csv_in *in = data;
+
+	if (in->nf < MM_CSV_MAXF && !in->oom) {
+		if (len > in->max_field) {
+			in->toolong = true;
+			len = in->max_field;
+		}
+		if (in->len + len + 1 > in->cap) {
+			size_t cap = (in->len + len + 1) * 2;
+			char *b = realloc(in->buf, cap);
+
+			if (!b) {
+				in->oom = true;
+				in->nf++;
+				return;
+			}
+			in->buf = b;
+			in->cap = cap;
+		}
+		memcpy(in->buf + in->len, s ? s : "", len);
+		in->buf[in->len + len] = '\0';
+		/* offsets now, pointers when the row is complete (realloc) */
+		in->flen[in->nf] = in->len;
+		in->len += len + 1;
+	}
+	in->nf++;
+}
+
+/* The header as one line, from the fields read (for the comparison). */
+static bool in_header_ok(struct mm_csv_in *in)
+{
+	size_t n = strlen(in->header), off = 0;
+
+	if (in->nf != in->ncols)
+		return false;
+	for (int i = 0; i < in->nf; i++) {
+		size_t l = strlen(in->f[i]);
+
+		if ((i && (off >= n || in->header[off++] != ',')) || off + l > n ||
+		    memcmp(in->header + off, in->f[i], l))
+			return false;
+		off += l;
+	}
+	return off == n;
+}
+
+static void in_row(int c, void *data)
+{
+	struct mm_csv_in *in = data;
+	int kept = in->nf < MM_CSV_MAXF ? in->nf : MM_CSV_MAXF;
+
+	(void)c;
+	in->rows++;
+	for (int i = 0; i < kept && !in->oom; i++) {
+		size_t off = in->flen[i];
+
+		in->f[i] = in->buf + off;
+		in->flen[i] = strlen(in->f[i]);
+	}
+	if (in->err[0]) {
+		/* nothing more from a file with an error */
+	} else if (in->oom) {
+		mm_csv_bad(in, "out of memory");
+	} else if (in->rows == 1) {
+		if (!in_header_ok(in))
+			mm_csv_bad(in, "not the header of schema %d (%d fields; expected '%s')",
+				   MM_SCHEMA_VERSION, in->nf, in->header);
+	} else if (in->nf != in->ncols) {
+		mm_csv_bad(in, "%d fields, expected %d", in->nf, in->ncols);
+	} else if (in->toolong) {
+		mm_csv_bad(in, "a field longer than %zu bytes", in->max_field);
+	} else {
+		in->row(in, in->arg);
+	}
+	in->nf = 0;
+	in->len = 0;
+	in->toolong = false;
+}
+
+int mm_csv_read(struct mm_csv_in *in, const char *dir, const char *name)
+{
+	struct csv_parser p;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	if (dir)
+		snprintf(in->path, sizeof(in->path), "%s/%s", dir, name);
+	else
+		snprintf(in->path, sizeof(in->path), "%s", name);
+	f = fopen(in->path, "re");
+	if (!f)
+		return -errno;
+	in->ncols = mm_schema_ncols(in->header);
+	in->line = in->rows = 0;
+	in->nf = 0;
+	in->len = 0;
+	in->toolong = in->oom = false;
+	in->err[0] = '\0';
+	if (!in->max_field)
+		in->max_field = 4095;
+	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
+	while (!in->err[0] && (n = getline(&line, &cap, f)) > 0) {
+		in->line++;
+		if (memchr(line, '\0', (size_t)n)) {
+			mm_csv_bad(in, "NUL byte: not a CSV text file");
+			break;
+		}
+		if (line[n - 1] != '\n') {
+			/* torn by a crash: named, never parsed as a row */
+			fprintf(stderr, "%s: %s:%ld: incomplete last line "
+				"(a torn write) left out\n", in->prog, in->path, in->line);
+			break;
+		}
+		if (csv_parse(&p, line, (size_t)n, in_field, in_row, in) != (size_t)n)
+			mm_csv_bad(in, "%s", csv_strerror(csv_error(&p)));
+	}
+	if (ferror(f))
+		mm_csv_bad(in, "%s", strerror(errno));
+	if (!in->err[0] && csv_fini(&p, in_field, in_row, in) != 0)
+		mm_csv_bad(in, "a quoted field never ends");
+	if (!in->err[0] && in->rows == 0) {
+		in->line = 1;
+		mm_csv_bad(in, "empty: not even a header");
+	}
+	csv_free(&p);
+	free(line);
+	fclose(f);
+	return in->err[0] ? 1 : 0;
+}
+
+void mm_csv_free(struct mm_csv_in *in)
+{
+	free(in->buf);
+	in->buf = NULL;
+	in->len = in->cap = 0;
+}
+
 /* ------------------------------------------------------------ writing */
 
 /* libcsv trims unquoted surrounding blanks when reading: quote those too. */
-static bool needs_quotes(const char *s)
+bool mm_csv_needs_quotes(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -291,32 +452,84 @@ static bool needs_quotes(const char *s)
 					       s[n - 1] == ' ' || s[n - 1] == '\t'));
 }
 
-char *tab_line(const char *const *fields, int n)
+int mm_csv_line(char *buf, size_t len, const char *const *fields, int n)
 {
-	size_t len = 2, off = 0;
-	char *buf;
-	int i;
+	size_t off = 0;
 
-	for (i = 0; i < n; i++)
-		len += 2 * strlen(fields[i] ? fields[i] : "") + 3;
-	buf = malloc(len);
-	if (!buf)
-		return NULL;
-	for (i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		const char *f = fields[i] ? fields[i] : "";
+		size_t flen = strlen(f), w;
 
-		if (i)
+		if (i) {
+			if (off + 1 >= len)
+				return -ENOSPC;
 			buf[off++] = ',';
-		if (needs_quotes(f)) {
-			off += csv_write(buf + off, len - off, f, strlen(f));
-		} else {
-			memcpy(buf + off, f, strlen(f));
-			off += strlen(f);
 		}
+		if (mm_csv_needs_quotes(f)) {
+			w = csv_write(buf + off, len - off, f, flen);
+		} else {
+			w = flen;
+			if (off + w < len)
+				memcpy(buf + off, f, flen);
+		}
+		if (off + w + 2 > len)
+			return -ENOSPC;
+		off += w;
 	}
+	if (off + 2 > len)
+		return -ENOSPC;
 	buf[off++] = '\n';
 	buf[off] = '\0';
+	return (int)off;
+}
+
+char *tab_line(const char *const *fields, int n)
+{
+	size_t len = 2;
+	char *buf;
+
+	for (int i = 0; i < n; i++)
+		len += 2 * strlen(fields[i] ? fields[i] : "") + 3;
+	buf = malloc(len);
+	if (buf && mm_csv_line(buf, len, fields, n) < 0) {
+		free(buf);
+		return NULL;
+	}
 	return buf;
+}
+
+static void csvo_sep(struct csvo *o)
+{
+	if (o->col++)
+		fputc(',', o->f);
+}
+
+void csvo_str(struct csvo *o, const char *s)
+{
+	csvo_sep(o);
+	if (mm_csv_needs_quotes(s))
+		csv_fwrite(o->f, s, strlen(s));
+	else
+		fputs(s, o->f);
+}
+
+void csvo_num(struct csvo *o, double v, bool ok)
+{
+	csvo_sep(o);
+	if (ok)
+		fprintf(o->f, "%.12g", v);
+}
+
+void csvo_int(struct csvo *o, long long v)
+{
+	csvo_sep(o);
+	fprintf(o->f, "%lld", v);
+}
+
+void csvo_end(struct csvo *o)
+{
+	fputc('\n', o->f);
+	o->col = 0;
 }
 
 int tab_lock(const char *path, int timeout_s, char *err, size_t errlen)
@@ -471,7 +684,7 @@ int tab_rewrite(const char *path, const char *const *hdr, int ncols,
 }
 
 /* mkdir -p: every missing parent, then the directory itself. */
-int tab_mkdir_p(const char *path)
+int mm_mkdir_p(const char *path)
 {
 	char p[PATH_MAX], *s;
 
@@ -488,7 +701,7 @@ int tab_mkdir_p(const char *path)
 }
 
 /* KEY's value in DIR/meta.csv, last row wins ("" when absent). */
-const char *tab_meta_get(const char *dir, const char *key, char *buf, size_t len)
+const char *mm_meta_get(const char *dir, const char *key, char *buf, size_t len)
 {
 	static const char *const cols[] = { "key", "value", NULL };
 	char p[PATH_MAX];

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The result schema's tables and rules (results.h). Uses nothing but libc,
+ * so every tool that reads or writes result files links it.
+ */
+#include <string.h>
+
+#include "results.h"
+
+const struct mm_schema_file mm_schema_files[] = {
+	{ "results.csv", MM_RESULTS_HEADER },
+	{ "warmup.csv", MM_RESULTS_HEADER },
+	{ "cases.csv", MM_CASES_HEADER },
+	{ "started.csv", MM_STARTED_HEADER },
+	{ "samples.csv", MM_SAMPLES_HEADER },
+	{ "metrics.csv", MM_METRICS_HEADER },
+	{ "meta.csv", MM_META_HEADER },
+	{ "profile.csv", MM_PROFILE_HEADER },
+	{ "profile_iterations.csv", MM_PROFILE_ITER_HEADER },
+	{ NULL, NULL },
+};
+
+const char *mm_schema_header(const char *file)
+{
+	for (const struct mm_schema_file *f = mm_schema_files; f->name; f++)
+		if (!strcmp(f->name, file))
+			return f->header;
+	return NULL;
+}
+
+int mm_schema_col(const char *header, const char *name)
+{
+	size_t n = strlen(name);
+	int col = 0;
+
+	for (const char *p = header; p; col++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !memcmp(p, name, n))
+			return col;
+		p = end ? end + 1 : NULL;
+	}
+	return -1;
+}
+
+int mm_schema_ncols(const char *header)
+{
+	int n = 1;
+
+	for (const char *c = header; *c; c++)
+		n += *c == ',';
+	return n;
+}
+
+static bool metric_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':';
+}
+
+bool mm_metric_name_okn(const char *metric, unsigned long len)
+{
+	if (len == 0 || len > MM_METRIC_MAX)
+		return false;
+	for (unsigned long i = 0; i < len; i++)
+		if (!metric_char((unsigned char)metric[i]))
+			return false;
+	return true;
+}
+
+bool mm_metric_name_ok(const char *metric)
+{
+	return mm_metric_name_okn(metric, strlen(metric));
+}
+
+bool mm_unit_timed(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return !strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
+	       !strcmp(unit, "s") || (n > 2 && !strcmp(unit + n - 2, "/s"));
+}

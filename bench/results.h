@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The result schema, defined once: the files of a run directory, their
+ * columns in order, the schema version every row carries, and the rules a
+ * value must follow. The driver writes by it (csvout.c, driver.c,
+ * profile.c); every reader checks by it: `mmbench summary`, the result-set
+ * reader of mmcompare, mmplot and mmtrend (resultset*.c), the nightly
+ * tools and the generators of synthetic runs. A reader finds a column by
+ * its name in the header (mm_schema_col()), never by a position of its own.
+ *
+ * A new column goes at the end of its file's header; renaming or removing
+ * one, or changing what a value means, is a new MM_SCHEMA_VERSION.
+ */
+#ifndef MMBENCH_RESULTS_H
+#define MMBENCH_RESULTS_H
+
+#include <stdbool.h>
+
+#define MM_SCHEMA_VERSION 1
+#define MM_SCHEMA_STR "1"
+
+/* The identity every row of a run's per-case files starts with. */
+#define MM_KEY_COLUMNS "schema,run_id,label,kernel,workload,case"
+
+/* results.csv (and warmup.csv): one row per metric and iteration. */
+#define MM_RESULTS_HEADER MM_KEY_COLUMNS ",iteration,metric,value,unit,better"
+/* cases.csv: one row per case that ended. */
+#define MM_CASES_HEADER MM_KEY_COLUMNS ",status,reason,signal,duration_s"
+/* started.csv: one row per case, on disk before the case runs. */
+#define MM_STARTED_HEADER MM_KEY_COLUMNS ",start_time"
+/* samples.csv: raw per-event samples (latency CDFs). */
+#define MM_SAMPLES_HEADER MM_KEY_COLUMNS ",iteration,task,class,value_ns"
+/* metrics.csv: each (workload, metric) of the run once, with its role. */
+#define MM_METRICS_HEADER "schema,workload,metric,unit,better,role,timed,claim"
+/* meta.csv: the facts of the run (sysinfo.c), then mm_note()s. */
+#define MM_META_HEADER "key,value"
+/*
+ * profile.csv: one row per symbol and iteration (and one "[other]" row).
+ * "profile" names the case's profile (<workload>-<pid>), unique in the run
+ * directory, so a case run twice into one directory keeps its iterations
+ * apart.
+ */
+#define MM_PROFILE_HEADER MM_KEY_COLUMNS ",profile,iteration,event," \
+	"symbol,dso,self_pct,children_pct,samples,total_samples"
+/*
+ * profile_iterations.csv: one row per measured iteration, written after
+ * that iteration's profile.csv rows (and synced): an iteration's symbol
+ * rows count only once this row says "ok".
+ */
+#define MM_PROFILE_ITER_HEADER MM_KEY_COLUMNS ",profile,iteration,event," \
+	"freq_hz,callgraph,status,reason,start_s,end_s,total_samples," \
+	"idle_samples,perf_data"
+
+/*
+ * Column positions in the files mmbench writes, for the writers, which
+ * fill a row in header order. tests/core/unit.c checks each against the
+ * header through mm_schema_col(). Readers use mm_schema_col() on the
+ * header they read.
+ */
+enum mm_key_col { MM_COL_SCHEMA, MM_COL_RUN_ID, MM_COL_LABEL, MM_COL_KERNEL,
+		  MM_COL_WORKLOAD, MM_COL_CASE, MM_NKEY };
+enum mm_results_col { MM_RES_ITERATION = MM_NKEY, MM_RES_METRIC, MM_RES_VALUE,
+		      MM_RES_UNIT, MM_RES_BETTER, MM_RES_NCOLS };
+enum mm_cases_col { MM_CASE_STATUS = MM_NKEY, MM_CASE_REASON, MM_CASE_SIGNAL,
+		    MM_CASE_DURATION, MM_CASE_NCOLS };
+enum mm_started_col { MM_START_TIME = MM_NKEY, MM_START_NCOLS };
+enum mm_samples_col { MM_SAMP_ITERATION = MM_NKEY, MM_SAMP_TASK, MM_SAMP_CLASS,
+		      MM_SAMP_VALUE_NS, MM_SAMP_NCOLS };
+enum mm_metrics_col { MM_MET_SCHEMA, MM_MET_WORKLOAD, MM_MET_METRIC, MM_MET_UNIT,
+		      MM_MET_BETTER, MM_MET_ROLE, MM_MET_TIMED, MM_MET_CLAIM,
+		      MM_MET_NCOLS };
+
+/* A schema file: its name in a run directory and its header. */
+struct mm_schema_file {
+	const char *name;
+	const char *header;
+};
+
+/* Every file of the schema, ending with { NULL, NULL }. */
+extern const struct mm_schema_file mm_schema_files[];
+/* The header of a schema file by name ("warmup.csv" too), or NULL. */
+const char *mm_schema_header(const char *file);
+/* The 0-based position of column NAME in a header line; -1 if absent. */
+int mm_schema_col(const char *header, const char *name);
+/* The number of columns of a header line. */
+int mm_schema_ncols(const char *header);
+
+/*
+ * The metric name rule: 1 to MM_METRIC_MAX of [A-Za-z0-9_.:]
+ * (mthp_64kB_anon_fault_alloc, calls_per_page_out:f.isra.0). The writer
+ * refuses a name outside it; the readers reject one.
+ */
+#define MM_METRIC_MAX 200
+bool mm_metric_name_ok(const char *metric);
+/* The same for a name that is not NUL-terminated. */
+bool mm_metric_name_okn(const char *metric, unsigned long len);
+
+/* "better": which way a metric improves; info is never judged. */
+#define MM_BETTER_WORDS "lower, higher or info"
+/*
+ * Units that say a value comes from the clock: times (ns, us, ms, s) and
+ * rates per second. A timed metric of an emulated (TCG) guest is not judged.
+ */
+bool mm_unit_timed(const char *unit);
+
+#endif /* MMBENCH_RESULTS_H */
