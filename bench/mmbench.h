@@ -256,6 +256,8 @@ struct mm_task {
 	struct mm_team *team;
 	void *slot;			/* shared with the coordinator */
 	void *arg;
+	/* the team's stop flag in shared memory: read it with mm_task_stop() */
+	const volatile int *stop;
 };
 
 struct mm_team_opts {
@@ -282,23 +284,17 @@ void mm_team_free(struct mm_team *t);
  * or the others wait forever); returns the common start time (ns).
  */
 uint64_t mm_task_start(struct mm_task *t);
-/* Nonzero once the deadline has passed (cheap: a shared flag). */
-static inline int mm_task_stop(const struct mm_task *t);
 /* Start and end time of the whole team run (from the barrier). */
 uint64_t mm_team_start_ns(const struct mm_team *t);
 uint64_t mm_team_end_ns(const struct mm_team *t);
 
-/* Shared team header: exposed only so mm_task_stop() can be inline. */
-struct mm_team_shared {
-	volatile int stop;
-	uint64_t start_ns;
-	uint64_t end_ns;
-};
-struct mm_team_shared *mm_team_hdr(const struct mm_team *t);
-
+/*
+ * Nonzero once the deadline has passed: one load of the shared flag the
+ * coordinator raises, no call, so a task can test it in its inner loop.
+ */
 static inline int mm_task_stop(const struct mm_task *t)
 {
-	return __atomic_load_n(&mm_team_hdr(t->team)->stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(t->stop, __ATOMIC_RELAXED);
 }
 
 /* Pin the calling thread to PU number idx % PUs (hwloc). */
