@@ -30,6 +30,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "params.h"
 #include "profile.h"
 
 /* Shared with the child: why it skipped or failed. */
@@ -363,8 +364,8 @@ static int finish_case(const struct mm_ctx *ctx, int ret, const char *status,
 	return ret;
 }
 
-int mm_run_case(const struct workload *wl, const struct mm_case *c,
-		const struct mm_opts *o)
+static int run_case(const struct workload *wl, const struct mm_case *c,
+		    const struct mm_opts *o, const void *params)
 {
 	struct mm_ctx ctx = { .wl = wl, .c = c };
 	struct child_report *rep;
@@ -375,6 +376,7 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 	int st = 0, sig = 0, ret;
 	pid_t pid, driver = getpid();
 
+	ctx.params = params;
 	ctx.run_dir = mm_run.dir;
 	ctx.ncpus = mm_ncpus();
 	ctx.nnodes = mm_nnodes_with_memory();
@@ -444,4 +446,23 @@ int mm_run_case(const struct workload *wl, const struct mm_case *c,
 	}
 	munmap(rep, sizeof(*rep));
 	return finish_case(&ctx, ret, status, reason, sig, t0);
+}
+
+int mm_run_case(const struct workload *wl, const struct mm_case *c,
+		const struct mm_opts *o)
+{
+	/* The workload's typed parameters, read from the case once. */
+	void *params = calloc(1, wl->params_size ? wl->params_size : 1);
+	int ret;
+
+	if (!params) {
+		struct mm_ctx ctx = { .wl = wl, .c = c };
+
+		return finish_case(&ctx, MM_FAIL, "fail", "out of memory for the parameters",
+				   0, mm_now_ns());
+	}
+	mm_params_fill(wl, c, params);
+	ret = run_case(wl, c, o, params);
+	free(params);
+	return ret;
 }

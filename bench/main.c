@@ -16,6 +16,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "params.h"
 #include "profile.h"
 
 #define MAX_META 64
@@ -63,21 +64,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-static void need_list(unsigned int needs, char *buf, size_t len)
-{
-	static const char *const names[] = { "root", "numa2", "thp", "swap",
-					     "tracefs" };
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < 5; i++)
-		if (needs & (1u << i))
-			off += (size_t)snprintf(buf + off, len - off, "%s%s",
-						off ? "," : "", names[i]);
-	if (!off)
-		snprintf(buf, len, "-");
-}
-
 static int cmd_list(void)
 {
 	printf("%-12s %-22s %-8s %s\n", "WORKLOAD", "NEEDS", "HERE",
@@ -87,7 +73,7 @@ static int cmd_list(void)
 		char needs[128], why[512];
 		bool ok = mm_needs_met(wl->needs, why, sizeof(why));
 
-		need_list(wl->needs, needs, sizeof(needs));
+		mm_needs_words(wl->needs, needs, sizeof(needs));
 		printf("%-12s %-22s %-8s %s\n", wl->name, needs, ok ? "yes" : "no",
 		       wl->desc);
 		if (!ok)
@@ -139,7 +125,7 @@ static int cmd_info(const char *name)
 			name);
 		return MM_USAGE;
 	}
-	need_list(wl->needs, needs, sizeof(needs));
+	mm_needs_words(wl->needs, needs, sizeof(needs));
 	printf("%s: %s\nneeds: %s (%s", wl->name, wl->desc, needs,
 	       mm_needs_met(wl->needs, why, sizeof(why)) ? "met here" : why);
 	if (wl->needs_except)

@@ -17,6 +17,7 @@
 #ifndef MMBENCH_H
 #define MMBENCH_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,17 +37,30 @@ enum mm_status {
 
 /* ---------------------------------------------------------------- params */
 
+/*
+ * A workload's parameters are rows of a table (struct workload .params),
+ * each naming a field of the workload's own parameter struct. The core
+ * checks every value against its row, expands lists into cases, and for
+ * each case fills the struct once (ctx->params); the workload reads
+ * fields, never strings. The field's C type follows the row's type:
+ */
 enum mm_ptype {
-	MM_P_INT,	/* 64-bit integer, min/max checked */
-	MM_P_DOUBLE,	/* floating point, min/max checked */
-	MM_P_BOOL,	/* 0/1, also accepts on/off, yes/no, true/false */
-	MM_P_ENUM,	/* one of the '|'-separated words in .choices */
-	MM_P_STRING,	/* free text (paths, size lists); no ',' in a value */
+	MM_P_INT,	/* long long, min/max checked */
+	MM_P_DOUBLE,	/* double, min/max checked */
+	MM_P_BOOL,	/* bool; accepts 0/1, on/off, yes/no, true/false */
+	MM_P_ENUM,	/* int: index of the value in .choices ("a|b|c") */
+	MM_P_STRING,	/* const char *: free text (paths, size lists); no ',' */
 };
 
+/* The value of a field whose parameter was given as "" (unset). */
+#define MM_UNSET_INT LLONG_MIN	/* MM_P_INT */
+#define MM_UNSET_ENUM (-1)	/* MM_P_ENUM */
+/* MM_P_DOUBLE: NAN; MM_P_BOOL: false; MM_P_STRING: "" */
+
 struct mm_param {
-	const char *name;
+	const char *name;	/* the field's name (MM_PINT() and friends) */
 	enum mm_ptype type;
+	size_t off;		/* offset of the field in the struct */
 	/*
 	 * Default as text; may be a list ("0,10,50,100") which expands into
 	 * cases. NULL means .def_fn computes it for this machine (for example
@@ -60,24 +74,61 @@ struct mm_param {
 	bool nolist;		/* ',' is part of the value, not a case list */
 };
 
+/*
+ * The head of a row: name, type and offset of field f of struct type T,
+ * e.g. { MM_PINT(struct my_params, size_mb), .def = "64", ... }. The name
+ * is the field's name, and a field of another C type than the row's does
+ * not compile (_Generic has no match), so a table cannot drift from the
+ * struct the workload reads.
+ */
+#define MM_PFIELD_(T, f, ctype, ptype) .name = #f, .type = ptype,	\
+	.off = _Generic(((T *)0)->f, ctype: offsetof(T, f))
+#define MM_PINT(T, f)	 MM_PFIELD_(T, f, long long, MM_P_INT)
+#define MM_PDOUBLE(T, f) MM_PFIELD_(T, f, double, MM_P_DOUBLE)
+#define MM_PBOOL(T, f)	 MM_PFIELD_(T, f, bool, MM_P_BOOL)
+#define MM_PENUM(T, f)	 MM_PFIELD_(T, f, int, MM_P_ENUM)
+#define MM_PSTRING(T, f) MM_PFIELD_(T, f, const char *, MM_P_STRING)
+
+/* Word number idx of choices "a|b|c" (an MM_P_ENUM value), or "". */
+const char *mm_enum_word(const char *choices, int idx, char *buf, size_t len);
+
 #define MM_PARAM_END { .name = NULL }
 
-/* Requirements a workload can declare; `mmbench list` shows them. */
+/*
+ * The machine needs a workload can declare (struct workload .needs, an OR
+ * of MM_NEED_* bits): the one table of them. A row is X(BIT, word): the
+ * bit MM_NEED_BIT, the word `mmbench list` and `mmbench info` show, and
+ * the check need_word() in bench/needs.c (a row without its check does
+ * not build). In `list` order:
+ *   root     running as root
+ *   numa2    at least two NUMA nodes with memory
+ *   thp      THP built in and not "never"
+ *   swap     some swap space
+ *   tracefs  tracefs mounted (kprobe events)
+ */
+#define MM_NEEDS(X)		\
+	X(ROOT, root)		\
+	X(NUMA2, numa2)		\
+	X(THP, thp)		\
+	X(SWAP, swap)		\
+	X(TRACEFS, tracefs)
+
+enum mm_need_index {
+#define MM_NEED_INDEX_(bit, word) MM_NEED_INDEX_##bit,
+	MM_NEEDS(MM_NEED_INDEX_)
+#undef MM_NEED_INDEX_
+	MM_NEED_COUNT
+};
+
 enum mm_need {
-	MM_NEED_ROOT = 1 << 0,
-	MM_NEED_NUMA2 = 1 << 1,	/* at least two NUMA nodes with memory */
-	MM_NEED_THP = 1 << 2,	/* THP not "never" */
-	MM_NEED_SWAP = 1 << 3,
-	MM_NEED_TRACEFS = 1 << 4,
+#define MM_NEED_BIT_(bit, word) MM_NEED_##bit = 1 << MM_NEED_INDEX_##bit,
+	MM_NEEDS(MM_NEED_BIT_)
+#undef MM_NEED_BIT_
 };
 
 /* One case: every parameter of the workload with a single value. */
 struct mm_case;
 
-long long mm_param_int(const struct mm_case *c, const char *name);
-double mm_param_double(const struct mm_case *c, const char *name);
-bool mm_param_bool(const struct mm_case *c, const char *name);
-const char *mm_param_str(const struct mm_case *c, const char *name);
 /* The canonical case string: "k=v;k=v", keys sorted. */
 const char *mm_case_string(const struct mm_case *c);
 
@@ -92,6 +143,8 @@ struct mm_ctx {
 	bool warmup;		/* rows go to warmup.csv, never results.csv */
 	int ncpus;		/* online CPUs */
 	int nnodes;		/* NUMA nodes with memory */
+	/* the workload's parameter struct, filled for this case (.params) */
+	const void *params;
 	char skip_reason[256];	/* set by mm_skip() */
 	void *priv;		/* the workload's state from prepare() */
 };
@@ -144,6 +197,7 @@ struct workload {
 	const char *name;
 	const char *desc;		/* one line */
 	const struct mm_param *params;	/* terminated by MM_PARAM_END */
+	size_t params_size;		/* sizeof the struct the rows fill */
 	const struct mm_metric *metrics; /* MM_METRIC_END; evidence first */
 	unsigned int needs;		/* enum mm_need bits, for `list` */
 	/* what still runs where `needs` is not met ("trigger=compact runs
@@ -244,6 +298,8 @@ struct mm_task {
 	struct mm_team *team;
 	void *slot;			/* shared with the coordinator */
 	void *arg;
+	/* the team's stop flag in shared memory: read it with mm_task_stop() */
+	const volatile int *stop;
 };
 
 struct mm_team_opts {
@@ -270,23 +326,17 @@ void mm_team_free(struct mm_team *t);
  * or the others wait forever); returns the common start time (ns).
  */
 uint64_t mm_task_start(struct mm_task *t);
-/* Nonzero once the deadline has passed (cheap: a shared flag). */
-static inline int mm_task_stop(const struct mm_task *t);
 /* Start and end time of the whole team run (from the barrier). */
 uint64_t mm_team_start_ns(const struct mm_team *t);
 uint64_t mm_team_end_ns(const struct mm_team *t);
 
-/* Shared team header: exposed only so mm_task_stop() can be inline. */
-struct mm_team_shared {
-	volatile int stop;
-	uint64_t start_ns;
-	uint64_t end_ns;
-};
-struct mm_team_shared *mm_team_hdr(const struct mm_team *t);
-
+/*
+ * Nonzero once the deadline has passed: one load of the shared flag the
+ * coordinator raises, no call, so a task can test it in its inner loop.
+ */
 static inline int mm_task_stop(const struct mm_task *t)
 {
-	return __atomic_load_n(&mm_team_hdr(t->team)->stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(t->stop, __ATOMIC_RELAXED);
 }
 
 /* Pin the calling thread to PU number idx % PUs (hwloc). */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Parameters: validation against a workload's table, list expansion into
- * cases (the cartesian product of every list), and the canonical case
- * string "k=v;k=v" with keys sorted, which lines results up across runs.
+ * cases (the cartesian product of every list), the canonical case string
+ * "k=v;k=v" with keys sorted, which lines results up across runs, the
+ * typed struct each case fills, and the self-check of the tables.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "params.h"
 
 static const struct mm_param *param_def(const struct workload *wl,
 					const char *name, int *idx)
@@ -465,39 +467,269 @@ void mm_plist_case(const struct mm_plist *pl, int k, struct mm_case *c)
 	}
 }
 
-/* ---------------------------------------------------------------- access */
+/* ---------------------------------------------------------------- fill */
 
-static const char *case_val(const struct mm_case *c, const char *name)
+/* Index of word s in "a|b|c", or -1. */
+static int enum_index(const char *choices, const char *s)
 {
-	int idx;
+	size_t n = strlen(s);
+	int idx = 0;
 
-	if (!param_def(c->wl, name, &idx)) {
-		/* A workload asking for a parameter it did not declare. */
-		fprintf(stderr, "%s: internal error: no parameter '%s'\n",
-			c->wl->name, name);
-		abort();
+	for (const char *p = choices; p && *p; idx++) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && strncmp(p, s, n) == 0)
+			return idx;
+		p = bar ? bar + 1 : NULL;
 	}
-	return c->val[idx];
+	return -1;
 }
 
-long long mm_param_int(const struct mm_case *c, const char *name)
+const char *mm_enum_word(const char *choices, int idx, char *buf, size_t len)
 {
-	return strtoll(case_val(c, name), NULL, 10);
+	const char *p = choices;
+
+	for (int k = 0; p && k < idx; k++)
+		p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL;
+	snprintf(buf, len, "%.*s", p && idx >= 0 ? (int)strcspn(p, "|") : 0,
+		 p && idx >= 0 ? p : "");
+	return buf;
 }
 
-double mm_param_double(const struct mm_case *c, const char *name)
+/*
+ * The values were checked and canonicalised when the case was made, so
+ * each converts without error here; "" is unset (MM_UNSET_INT and co.).
+ */
+void mm_params_fill(const struct workload *wl, const struct mm_case *c,
+		    void *dst)
 {
-	return strtod(case_val(c, name), NULL);
+	for (int i = 0; wl->params && wl->params[i].name; i++) {
+		const struct mm_param *p = &wl->params[i];
+		const char *v = c->val[i];
+		char *field = (char *)dst + p->off;
+		bool unset = *v == '\0';
+
+		switch (p->type) {
+		case MM_P_INT:
+			*(long long *)field = unset ? MM_UNSET_INT : strtoll(v, NULL, 10);
+			break;
+		case MM_P_DOUBLE:
+			*(double *)field = unset ? NAN : strtod(v, NULL);
+			break;
+		case MM_P_BOOL:
+			*(bool *)field = parse_bool(v) == 1;
+			break;
+		case MM_P_ENUM:
+			*(int *)field = unset ? MM_UNSET_ENUM : enum_index(p->choices, v);
+			break;
+		case MM_P_STRING:
+			*(const char **)field = v;
+			break;
+		}
+	}
 }
 
-bool mm_param_bool(const struct mm_case *c, const char *name)
+/* ---------------------------------------------------------------- self-check */
+
+static size_t field_size(enum mm_ptype t)
 {
-	return parse_bool(case_val(c, name)) == 1;
+	switch (t) {
+	case MM_P_INT:
+		return sizeof(long long);
+	case MM_P_DOUBLE:
+		return sizeof(double);
+	case MM_P_BOOL:
+		return sizeof(bool);
+	case MM_P_ENUM:
+		return sizeof(int);
+	case MM_P_STRING:
+		return sizeof(const char *);
+	}
+	return 0;
 }
 
-const char *mm_param_str(const struct mm_case *c, const char *name)
+/* 1 to max characters, each in the set (a metric or parameter name). */
+static bool name_ok(const char *s, const char *set, size_t max)
 {
-	return case_val(c, name);
+	size_t n = s ? strlen(s) : 0;
+
+	return n >= 1 && n <= max && strspn(s, set) == n;
+}
+
+#define LOWER_SET "abcdefghijklmnopqrstuvwxyz0123456789_"
+#define METRIC_SET LOWER_SET "ABCDEFGHIJKLMNOPQRSTUVWXYZ.:"
+
+/* Enum words: none empty, none twice, none holding a separator. */
+static int check_choices(const struct workload *wl, const struct mm_param *p,
+			 char *err, size_t len)
+{
+	const char *c = p->choices, *w;
+	int k = 0;
+
+	if (!c || !*c || *c == '|' || c[strlen(c) - 1] == '|' || strstr(c, "||")) {
+		snprintf(err, len, "%s: parameter '%s': enum choices '%s' are empty or have an empty word",
+			 wl->name, p->name, c ? c : "(null)");
+		return -1;
+	}
+	for (w = c; w; k++) {
+		char word[MM_VALUE_LEN];
+		const char *bar = strchr(w, '|');
+
+		snprintf(word, sizeof(word), "%.*s", (int)(bar ? bar - w : (long)strlen(w)), w);
+		if (strpbrk(word, ",;= \n")) {
+			snprintf(err, len, "%s: parameter '%s': enum word '%s' holds a separator",
+				 wl->name, p->name, word);
+			return -1;
+		}
+		if (enum_index(c, word) != k) {
+			snprintf(err, len, "%s: parameter '%s': enum word '%s' is listed twice",
+				 wl->name, p->name, word);
+			return -1;
+		}
+		w = bar ? bar + 1 : NULL;
+	}
+	return 0;
+}
+
+/* One row: its name, field, range, choices and static default. */
+static int check_param(const struct workload *wl, int i, char *err, size_t len)
+{
+	const struct mm_param *p = &wl->params[i];
+	size_t sz = field_size(p->type);
+	struct mm_pvals *pv;
+	char why[512];
+	int ret;
+
+	if (!name_ok(p->name, LOWER_SET, 63)) {
+		snprintf(err, len, "%s: parameter %d: name '%s' is not 1-63 of a-z 0-9 _",
+			 wl->name, i, p->name ? p->name : "(null)");
+		return -1;
+	}
+	for (int j = 0; j < i; j++) {
+		const struct mm_param *q = &wl->params[j];
+
+		if (!strcmp(q->name, p->name)) {
+			snprintf(err, len, "%s: parameter '%s' is listed twice",
+				 wl->name, p->name);
+			return -1;
+		}
+		if (p->off < q->off + field_size(q->type) && q->off < p->off + sz) {
+			snprintf(err, len, "%s: parameters '%s' and '%s' share a field",
+				 wl->name, q->name, p->name);
+			return -1;
+		}
+	}
+	if (!sz || p->off + sz > wl->params_size) {
+		snprintf(err, len, "%s: parameter '%s': no field of its type inside .params_size (%zu bytes)",
+			 wl->name, p->name, wl->params_size);
+		return -1;
+	}
+	if (!p->help) {
+		snprintf(err, len, "%s: parameter '%s' has no help", wl->name, p->name);
+		return -1;
+	}
+	/* An INT range keeps MM_UNSET_INT out of the values a user can give. */
+	if (p->type == MM_P_INT && !(p->min <= p->max && p->min > (double)LLONG_MIN)) {
+		snprintf(err, len, "%s: parameter '%s': an int needs a range (min <= max)",
+			 wl->name, p->name);
+		return -1;
+	}
+	if (p->type == MM_P_ENUM && check_choices(wl, p, err, len) < 0)
+		return -1;
+	if (!p->def && !p->def_fn) {
+		snprintf(err, len, "%s: parameter '%s' has neither .def nor .def_fn",
+			 wl->name, p->name);
+		return -1;
+	}
+	if (p->type == MM_P_BOOL && p->def && !*p->def) {
+		snprintf(err, len, "%s: parameter '%s': a bool cannot default to unset",
+			 wl->name, p->name);
+		return -1;
+	}
+	/* .def_fn's value depends on the machine: checked when a case is made */
+	if (!p->def)
+		return 0;
+	pv = malloc(sizeof(*pv));
+	if (!pv) {
+		snprintf(err, len, "%s: out of memory", wl->name);
+		return -1;
+	}
+	ret = expand_one(wl, p, p->def, pv, why, sizeof(why));
+	free(pv);
+	if (ret < 0)
+		snprintf(err, len, "%s (the default in the table)", why);
+	return ret;
+}
+
+static int check_metrics(const struct workload *wl, char *err, size_t len)
+{
+	for (int i = 0; wl->metrics && wl->metrics[i].name; i++) {
+		const struct mm_metric *m = &wl->metrics[i];
+
+		if (!name_ok(m->name, METRIC_SET, 200)) {
+			snprintf(err, len, "%s: metric '%s' is not 1-200 of A-Z a-z 0-9 _ . :",
+				 wl->name, m->name);
+			return -1;
+		}
+		if ((unsigned int)m->better > MM_INFO || (unsigned int)m->role > MM_EVIDENCE) {
+			snprintf(err, len, "%s: metric '%s': bad .better or .role",
+				 wl->name, m->name);
+			return -1;
+		}
+		for (int j = 0; j < i; j++)
+			if (!strcmp(wl->metrics[j].name, m->name)) {
+				snprintf(err, len, "%s: metric '%s' is listed twice",
+					 wl->name, m->name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int mm_workload_check(const struct workload *wl, char *err, size_t len)
+{
+	int n = mm_nparams(wl);
+
+	if (!name_ok(wl->name, LOWER_SET, 32)) {
+		snprintf(err, len, "workload name '%s' is not 1-32 of a-z 0-9 _",
+			 wl->name ? wl->name : "(null)");
+		return -1;
+	}
+	if (!wl->desc || !*wl->desc || !wl->run) {
+		snprintf(err, len, "%s: a workload needs .desc and .run", wl->name);
+		return -1;
+	}
+	if (n > MM_MAX_PARAMS) {
+		snprintf(err, len, "%s: %d parameters, more than %d", wl->name, n,
+			 MM_MAX_PARAMS);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (check_param(wl, i, err, len) < 0)
+			return -1;
+	if (check_metrics(wl, err, len) < 0)
+		return -1;
+	if (wl->needs & ~mm_needs_known()) {
+		snprintf(err, len, "%s: .needs has bits that are no MM_NEED_*", wl->name);
+		return -1;
+	}
+	return 0;
+}
+
+int mm_registry_check(char *err, size_t len)
+{
+	for (int i = 0; mm_workloads[i]; i++) {
+		if (mm_workload_check(mm_workloads[i], err, len) < 0)
+			return -1;
+		for (int j = 0; j < i; j++)
+			if (!strcmp(mm_workloads[j]->name, mm_workloads[i]->name)) {
+				snprintf(err, len, "workload '%s' is registered twice",
+					 mm_workloads[i]->name);
+				return -1;
+			}
+	}
+	return 0;
 }
 
 const char *mm_case_string(const struct mm_case *c)

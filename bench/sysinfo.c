@@ -306,35 +306,3 @@ int mm_topology_xml(const char *path)
 	hwloc_topology_destroy(t);
 	return ret;
 }
-
-static bool tracefs_present(void)
-{
-	return access("/sys/kernel/tracing", F_OK) == 0 ||
-	       access("/sys/kernel/debug/tracing", F_OK) == 0;
-}
-
-bool mm_needs_met(unsigned int needs, char *why, size_t len)
-{
-	char mode[32];
-	size_t off = 0;
-
-	why[0] = '\0';
-#define MISS(...) (off += (size_t)snprintf(why + off, off < len ? len - off : 0, \
-					   "%s", off ? "; " : ""), \
-		   off += (size_t)snprintf(why + off, off < len ? len - off : 0, \
-					   __VA_ARGS__))
-	if ((needs & MM_NEED_ROOT) && !mm_is_root())
-		MISS("not root");
-	if ((needs & MM_NEED_NUMA2) && mm_nnodes_with_memory() < 2)
-		MISS("%d NUMA node(s) with memory, needs 2 (use ./run.sh --vm)",
-		     mm_nnodes_with_memory());
-	if ((needs & MM_NEED_THP) &&
-	    (!*mm_thp_mode(mode, sizeof(mode)) || strcmp(mode, "never") == 0))
-		MISS("THP is %s", *mode ? mode : "not built in");
-	if ((needs & MM_NEED_SWAP) && mm_swap_total_kb() <= 0)
-		MISS("no swap");
-	if ((needs & MM_NEED_TRACEFS) && !tracefs_present())
-		MISS("no tracefs");
-#undef MISS
-	return off == 0;
-}

@@ -25,6 +25,13 @@
 
 #define CACHELINE 64
 
+/* The team's shared header (the tasks see only .stop, via mm_task.stop). */
+struct mm_team_shared {
+	volatile int stop;
+	uint64_t start_ns;
+	uint64_t end_ns;
+};
+
 struct mm_team {
 	struct mm_team_shared *hdr;	/* shared: stop flag, start/end */
 	pthread_barrier_t *barrier;	/* shared, PTHREAD_PROCESS_SHARED */
@@ -65,11 +72,6 @@ int mm_pin_self(int idx)
 	if (!pu || hwloc_set_cpubind(topo, pu->cpuset, HWLOC_CPUBIND_THREAD) < 0)
 		return -errno;
 	return 0;
-}
-
-struct mm_team_shared *mm_team_hdr(const struct mm_team *t)
-{
-	return t->hdr;
 }
 
 void *mm_team_slot(struct mm_team *t, int id)
@@ -186,7 +188,8 @@ static int run_procs(struct mm_team *t, const struct mm_team_opts *o)
 		}
 		if (pids[i] == 0) {
 			struct mm_task task = { .id = i, .ntasks = o->ntasks,
-						.team = t, .arg = o->arg };
+						.team = t, .arg = o->arg,
+						.stop = &t->hdr->stop };
 
 			task.slot = mm_team_slot(t, i);
 			/* The coordinator may have died before prctl(): check. */
@@ -228,7 +231,8 @@ static int run_threads(struct mm_team *t, const struct mm_team_opts *o)
 	}
 	for (int i = 0; i < o->ntasks; i++) {
 		a[i].task = (struct mm_task){ .id = i, .ntasks = o->ntasks,
-					      .team = t, .arg = o->arg };
+					      .team = t, .arg = o->arg,
+					      .stop = &t->hdr->stop };
 		a[i].task.slot = mm_team_slot(t, i);
 		a[i].o = o;
 		if (pthread_create(&th[i], NULL, thread_main, &a[i]) != 0)

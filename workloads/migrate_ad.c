@@ -66,7 +66,7 @@ struct ad_state {
 	size_t len, pg, stride;
 	unsigned long npages;
 	int from, to;
-	const char *method;
+	int method;		/* enum ad_method */
 	void **pages;		/* one address per base page */
 	int *node_from, *node_to, *status;
 	struct bitmask *mask_from, *mask_to;
@@ -101,28 +101,46 @@ static const char *def_stride(char *buf, size_t len)
 	return buf;
 }
 
+/* The enum parameters' values: the order of their .choices words. */
+#define METHODS "move_pages|mbind|migrate_pages"
+enum ad_method { AD_MOVE_PAGES, AD_MBIND, AD_MIGRATE_PAGES };
+enum ad_thp { AD_THP_ON, AD_THP_OFF };		/* "on|off" */
+enum ad_ref_tlb { AD_TLB_FLUSH, AD_TLB_HOT };	/* "flush|hot" */
+
+struct ad_params {
+	long long size_mb;
+	long long from, to;	/* MM_UNSET_INT: no such node here */
+	int thp;
+	int method;
+	long long stride;
+	int numa_balancing;
+	int ref_tlb;
+};
+
+#define P struct ad_params
 static const struct mm_param params[] = {
-	{ .name = "size_mb", .type = MM_P_INT, .def_fn = def_size, .min = 1,
+	{ MM_PINT(P, size_mb), .def_fn = def_size, .min = 1,
 	  .max = 1 << 20,
 	  .help = "anonymous region in MiB (default 1024, halved until it fits 3/4 of the smaller node's free memory)" },
-	{ .name = "from", .type = MM_P_INT, .def_fn = mig_def_from, .min = 0, .max = 4095,
+	{ MM_PINT(P, from), .def_fn = mig_def_from, .min = 0, .max = 4095,
 	  .help = "node the region starts on (default: first node with memory)" },
-	{ .name = "to", .type = MM_P_INT, .def_fn = mig_def_to, .min = 0, .max = 4095,
+	{ MM_PINT(P, to), .def_fn = mig_def_to, .min = 0, .max = 4095,
 	  .help = "node it migrates to (default: second node with memory)" },
-	{ .name = "thp", .type = MM_P_ENUM, .def = "off", .choices = "on|off",
+	{ MM_PENUM(P, thp), .def = "off", .choices = "on|off",
 	  .help = "on: MADV_HUGEPAGE (PMD migration entries); off: MADV_NOHUGEPAGE" },
-	{ .name = "method", .type = MM_P_ENUM, .def = "move_pages",
-	  .choices = "move_pages|mbind|migrate_pages",
+	{ MM_PENUM(P, method), .def = "move_pages",
+	  .choices = METHODS,
 	  .help = "move_pages(2); mbind(2) MPOL_MF_MOVE; migrate_pages(2) (moves all the process's pages on the node)" },
-	{ .name = "stride", .type = MM_P_INT, .def_fn = def_stride, .min = 1,
+	{ MM_PINT(P, stride), .def_fn = def_stride, .min = 1,
 	  .max = 1 << 30, .help = "bytes between accesses of the strided read/write" },
-	{ .name = "numa_balancing", .type = MM_P_ENUM, .def = "off",
-	  .choices = "off|keep",
+	{ MM_PENUM(P, numa_balancing), .def = "off",
+	  .choices = MIG_BALANCING_CHOICES,
 	  .help = "off: kernel.numa_balancing=0 for the run (restored after); keep: leave it" },
-	{ .name = "ref_tlb", .type = MM_P_ENUM, .def = "flush", .choices = "flush|hot",
+	{ MM_PENUM(P, ref_tlb), .def = "flush", .choices = "flush|hot",
 	  .help = "Referenced check: flush: clear_refs, flush this process's TLB, read every page; hot: the region's translations kept cached across clear_refs and no flush, so the read can use them and leave the bits clear (the failure the flush prevents; for tests)" },
 	MM_PARAM_END,
 };
+#undef P
 
 /*
  * The experiment's evidence (EXPERIMENTS.md section 2), evidence first.
@@ -162,24 +180,25 @@ static int check_fit(struct mm_ctx *ctx, int node, long long size_mb)
 
 static int ad_probe(struct mm_ctx *ctx)
 {
-	long long size_mb = mm_param_int(ctx->c, "size_mb");
+	const struct ad_params *p = ctx->params;
+	long long size_mb = p->size_mb;
 	char buf[64];
 	int from, to, ret;
 
-	ret = mig_numa2_probe(ctx, &from, &to);
+	ret = mig_numa2_probe(ctx, p->from, p->to, &from, &to);
 	if (ret != MM_PASS)
 		return ret;
 	if (check_fit(ctx, from, size_mb) != MM_PASS ||
 	    check_fit(ctx, to, size_mb) != MM_PASS)
 		return MM_FAIL;
-	if ((size_t)mm_param_int(ctx->c, "stride") > (size_t)size_mb << 20)
+	if ((size_t)p->stride > (size_t)size_mb << 20)
 		return mm_fail(ctx, "stride=%lld is larger than the region",
-			       mm_param_int(ctx->c, "stride"));
-	if (!strcmp(mm_param_str(ctx->c, "thp"), "on") &&
+			       p->stride);
+	if (p->thp == AD_THP_ON &&
 	    (!*mm_thp_mode(buf, sizeof(buf)) || !strcmp(buf, "never")))
 		return mm_skip(ctx, "thp=on: transparent hugepages are %s here",
 			       *buf ? "disabled (enabled=never)" : "not built in");
-	return mig_balancing_probe(ctx);
+	return mig_balancing_probe(ctx, p->numa_balancing);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -250,6 +269,7 @@ static int alloc_lists(struct mm_ctx *ctx, struct ad_state *s)
 
 static int ad_prepare(struct mm_ctx *ctx)
 {
+	const struct ad_params *p = ctx->params;
 	struct ad_state *s = calloc(1, sizeof(*s));
 	long off;
 
@@ -257,15 +277,16 @@ static int ad_prepare(struct mm_ctx *ctx)
 		return mm_err(ctx, "calloc");
 	ctx->priv = s;
 	s->pg = (size_t)sysconf(_SC_PAGESIZE);
-	s->len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	s->len = (size_t)p->size_mb << 20;
 	s->npages = s->len / s->pg;
-	s->stride = (size_t)mm_param_int(ctx->c, "stride");
-	s->from = (int)mm_param_int(ctx->c, "from");
-	s->to = (int)mm_param_int(ctx->c, "to");
-	s->method = mm_param_str(ctx->c, "method");
-	s->tlb_hot = !strcmp(mm_param_str(ctx->c, "ref_tlb"), "hot");
-	if (mig_balancing_off(ctx) != MM_PASS ||
-	    region_map(ctx, s, !strcmp(mm_param_str(ctx->c, "thp"), "on")) != MM_PASS ||
+	s->stride = (size_t)p->stride;
+	/* the probe has checked that both are set */
+	s->from = (int)p->from;
+	s->to = (int)p->to;
+	s->method = p->method;
+	s->tlb_hot = p->ref_tlb == AD_TLB_HOT;
+	if (mig_balancing_off(ctx, p->numa_balancing) != MM_PASS ||
+	    region_map(ctx, s, p->thp == AD_THP_ON) != MM_PASS ||
 	    alloc_lists(ctx, s) != MM_PASS)
 		return MM_FAIL;
 	/* MPOL_BIND makes every first-touch fault allocate on from. */
@@ -289,11 +310,11 @@ static int region_move(struct ad_state *s, int node)
 	struct bitmask *m = there ? s->mask_to : s->mask_from;
 	long ret;
 
-	if (!strcmp(s->method, "move_pages"))
+	if (s->method == AD_MOVE_PAGES)
 		ret = numa_move_pages(0, s->npages, s->pages,
 				      there ? s->node_to : s->node_from,
 				      s->status, MPOL_MF_MOVE);
-	else if (!strcmp(s->method, "mbind"))
+	else if (s->method == AD_MBIND)
 		ret = mbind(s->buf, s->len, MPOL_BIND, m->maskp, m->size + 1,
 			    MPOL_MF_MOVE);
 	else
@@ -305,6 +326,7 @@ static int region_move(struct ad_state *s, int node)
 static int move_checked(struct mm_ctx *ctx, struct ad_state *s,
 			struct mm_phase *ph, int idx, int node, long *off)
 {
+	char method[32];
 	int ret;
 
 	if (ph)
@@ -313,8 +335,9 @@ static int move_checked(struct mm_ctx *ctx, struct ad_state *s,
 	if (ph)
 		mm_phase_end(ph);
 	if (ret < 0) {
+		mm_enum_word(METHODS, s->method, method, sizeof(method));
 		errno = -ret;
-		return mm_err(ctx, "%s to node %d", s->method, node);
+		return mm_err(ctx, "%s to node %d", method, node);
 	}
 	*off = mig_not_on_node(s->pages, s->npages, s->status, node);
 	if (*off < 0) {
@@ -681,6 +704,7 @@ const struct workload wl_migrate_ad = {
 	.name = "migrate_ad",
 	.desc = "accessed/dirty bits across NUMA migration: first access after a move, smaps Referenced",
 	.params = params,
+	.params_size = sizeof(struct ad_params),
 	.metrics = metrics,
 	.needs = MM_NEED_NUMA2,
 	.probe = ad_probe,

@@ -45,19 +45,19 @@ const char *mig_def_to(char *buf, size_t len)
 	return node_def(buf, len, 1);
 }
 
-int mig_numa2_probe(struct mm_ctx *ctx, int *from, int *to)
+int mig_numa2_probe(struct mm_ctx *ctx, long long from_p, long long to_p,
+		    int *from, int *to)
 {
-	const char *from_s = mm_param_str(ctx->c, "from");
-	const char *to_s = mm_param_str(ctx->c, "to");
 	int n = numa_available() < 0 ? 0 : ctx->nnodes;
 
 	if (n < 2)
 		return mm_skip(ctx, "needs two NUMA nodes with memory, this machine has %d; run it in the VM lab: ./run.sh --vm bookworm",
 			       n);
-	if (!*from_s || !*to_s)
+	if (from_p == MM_UNSET_INT || to_p == MM_UNSET_INT)
 		return mm_fail(ctx, "from/to: no default node found");
-	*from = atoi(from_s);
-	*to = atoi(to_s);
+	/* both checked against [0, 4095] by their parameter rows */
+	*from = (int)from_p;
+	*to = (int)to_p;
 	if (*from == *to)
 		return mm_fail(ctx, "from and to are both node %d", *from);
 	for (int i = 0; i < 2; i++) {
@@ -84,30 +84,30 @@ long mig_not_on_node(void **pages, unsigned long n, int *status, int node)
 #define BALANCING "/proc/sys/kernel/numa_balancing"
 
 /* The current value when it would have to be switched off, else NULL. */
-static const char *balancing_to_change(struct mm_ctx *ctx, char *buf, size_t len)
+static const char *balancing_to_change(int balancing, char *buf, size_t len)
 {
-	if (strcmp(mm_param_str(ctx->c, "numa_balancing"), "off") ||
+	if (balancing != MIG_BALANCING_OFF ||
 	    mm_setting_get(BALANCING, buf, len) < 0 || !strcmp(buf, "0"))
 		return NULL;
 	return buf;
 }
 
-int mig_balancing_probe(struct mm_ctx *ctx)
+int mig_balancing_probe(struct mm_ctx *ctx, int balancing)
 {
 	char cur[32];
 
-	if (balancing_to_change(ctx, cur, sizeof(cur)) && !mm_is_root())
+	if (balancing_to_change(balancing, cur, sizeof(cur)) && !mm_is_root())
 		return mm_skip(ctx, "kernel.numa_balancing=%s and switching it off needs root (numa_balancing=keep runs with it; hint faults are reported)",
 			       cur);
 	return MM_PASS;
 }
 
-int mig_balancing_off(struct mm_ctx *ctx)
+int mig_balancing_off(struct mm_ctx *ctx, int balancing)
 {
 	char cur[32];
 	int ret;
 
-	if (!balancing_to_change(ctx, cur, sizeof(cur)))
+	if (!balancing_to_change(balancing, cur, sizeof(cur)))
 		return MM_PASS;
 	ret = mm_setting_set(BALANCING, "0");
 	if (ret < 0) {

@@ -120,29 +120,44 @@ static const char *def_threads(char *buf, size_t len)
 	return buf;
 }
 
+enum mix_trigger { MIX_MOVE_PAGES, MIX_COMPACT };	/* "move_pages|compact" */
+
+struct mix_params {
+	long long threads;
+	long long size_mb;
+	long long mlock_pct;
+	double duration_s;
+	long long rounds;
+	int trigger;
+	long long from, to;	/* MM_UNSET_INT: no such node here */
+	int numa_balancing;
+};
+
+#define P struct mix_params
 static const struct mm_param params[] = {
-	{ .name = "threads", .type = MM_P_INT, .def_fn = def_threads, .min = 1,
+	{ MM_PINT(P, threads), .def_fn = def_threads, .min = 1,
 	  .max = 1024, .help = "migrating threads, pinned round-robin (default: CPUs)" },
-	{ .name = "size_mb", .type = MM_P_INT, .def = "64", .min = 1, .max = 1 << 20,
+	{ MM_PINT(P, size_mb), .def = "64", .min = 1, .max = 1 << 20,
 	  .help = "region of each thread in MiB" },
-	{ .name = "mlock_pct", .type = MM_P_INT, .def = "0,10,50,100", .min = 0,
+	{ MM_PINT(P, mlock_pct), .def = "0,10,50,100", .min = 0,
 	  .max = 100, .help = "percent of each region mlocked, in 64 KiB chunks spread through it" },
-	{ .name = "duration_s", .type = MM_P_DOUBLE, .def = "5", .min = 0.01,
+	{ MM_PDOUBLE(P, duration_s), .def = "5", .min = 0.01,
 	  .max = 86400, .help = "seconds of rounds per iteration (unless rounds is set)" },
-	{ .name = "rounds", .type = MM_P_INT, .def = "0", .min = 0, .max = 1000000,
+	{ MM_PINT(P, rounds), .def = "0", .min = 0, .max = 1000000,
 	  .help = "rounds per iteration instead of duration_s (0: use duration_s)" },
-	{ .name = "trigger", .type = MM_P_ENUM, .def = "move_pages",
+	{ MM_PENUM(P, trigger), .def = "move_pages",
 	  .choices = "move_pages|compact",
 	  .help = "move_pages: to and back between two nodes; compact: compact_memory on one node (root)" },
-	{ .name = "from", .type = MM_P_INT, .def_fn = mig_def_from, .min = 0,
+	{ MM_PINT(P, from), .def_fn = mig_def_from, .min = 0,
 	  .max = 4095, .help = "move_pages: home node of the regions" },
-	{ .name = "to", .type = MM_P_INT, .def_fn = mig_def_to, .min = 0, .max = 4095,
+	{ MM_PINT(P, to), .def_fn = mig_def_to, .min = 0, .max = 4095,
 	  .help = "move_pages: node the regions visit" },
-	{ .name = "numa_balancing", .type = MM_P_ENUM, .def = "off",
-	  .choices = "off|keep",
+	{ MM_PENUM(P, numa_balancing), .def = "off",
+	  .choices = MIG_BALANCING_CHOICES,
 	  .help = "off: kernel.numa_balancing=0 for the run (restored after); keep: leave it" },
 	MM_PARAM_END,
 };
+#undef P
 
 /*
  * The experiment's evidence (EXPERIMENTS.md section 3): the drain count
@@ -207,7 +222,8 @@ static int probe_compact(struct mm_ctx *ctx)
 /* move_pages: both nodes must hold every region, a tenth spare. */
 static int probe_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
 {
-	int from, to, ret = mig_numa2_probe(ctx, &from, &to);
+	const struct mix_params *p = ctx->params;
+	int from, to, ret = mig_numa2_probe(ctx, p->from, p->to, &from, &to);
 
 	if (ret != MM_PASS)
 		return ret;
@@ -248,13 +264,14 @@ static int probe_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pc
 
 static int mix_probe(struct mm_ctx *ctx)
 {
-	long long threads = mm_param_int(ctx->c, "threads");
-	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	const struct mix_params *p = ctx->params;
+	long long threads = p->threads;
+	size_t len = (size_t)p->size_mb << 20;
 	unsigned long long total_mb = (unsigned long long)threads * (len >> 20);
 	long long avail_kb = mm_mem_available_kb();
 	int ret;
 
-	if (!strcmp(mm_param_str(ctx->c, "trigger"), "compact"))
+	if (p->trigger == MIX_COMPACT)
 		ret = probe_compact(ctx);
 	else
 		ret = probe_nodes(ctx, total_mb);
@@ -264,14 +281,14 @@ static int mix_probe(struct mm_ctx *ctx)
 		return mm_fail(ctx, "threads x size_mb = %llu MiB is more than half of MemAvailable (%lld MiB)",
 			       total_mb, avail_kb >> 10);
 	/* compact: each region is built between FILLER_PAGES times its size */
-	if (!strcmp(mm_param_str(ctx->c, "trigger"), "compact") && avail_kb > 0 &&
+	if (p->trigger == MIX_COMPACT && avail_kb > 0 &&
 	    total_mb * (1 + FILLER_PAGES) > (unsigned long long)avail_kb / 2048)
 		return mm_fail(ctx, "trigger=compact: threads x size_mb x %d = %llu MiB (the regions and the filler they are built between) is more than half of MemAvailable (%lld MiB)",
 			       1 + FILLER_PAGES, total_mb * (1 + FILLER_PAGES), avail_kb >> 10);
-	ret = probe_mlock(ctx, threads, len, (int)mm_param_int(ctx->c, "mlock_pct"));
+	ret = probe_mlock(ctx, threads, len, (int)p->mlock_pct);
 	if (ret != MM_PASS)
 		return ret;
-	return mig_balancing_probe(ctx);
+	return mig_balancing_probe(ctx, p->numa_balancing);
 }
 
 /* ---------------------------------------------------------------- state */
@@ -677,22 +694,26 @@ static int regions_rebuild(struct mm_ctx *ctx, struct mix_state *s)
 
 static int mix_prepare(struct mm_ctx *ctx)
 {
+	const struct mix_params *p = ctx->params;
 	struct mix_state *s = calloc(1, sizeof(*s));
-	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	size_t len = (size_t)p->size_mb << 20;
 
 	if (!s)
 		return mm_err(ctx, "calloc");
 	ctx->priv = s;
 	s->pagemap_fd = s->kpf_fd = -1;
-	s->n = (int)mm_param_int(ctx->c, "threads");
-	s->pct = (int)mm_param_int(ctx->c, "mlock_pct");
-	s->compact = !strcmp(mm_param_str(ctx->c, "trigger"), "compact");
-	s->from = (int)mm_param_int(ctx->c, "from");
-	s->to = s->compact ? s->from : (int)mm_param_int(ctx->c, "to");
-	s->rounds_max = mm_param_int(ctx->c, "rounds");
+	s->n = (int)p->threads;
+	s->pct = (int)p->mlock_pct;
+	s->compact = p->trigger == MIX_COMPACT;
+	/* unset: no node with memory (from), or one node (to; the probe has
+	 * refused move_pages there): node 0, as before */
+	s->from = p->from == MM_UNSET_INT ? 0 : (int)p->from;
+	s->to = s->compact || p->to == MM_UNSET_INT ? s->from : (int)p->to;
+	s->rounds_max = p->rounds;
 	s->locked_bytes = (size_t)s->n * region_locked_bytes(len, (size_t)sysconf(_SC_PAGESIZE), s->pct);
 	mm_probe_default(ctx, "lru_add_drain");
-	if (open_views(ctx, s) != MM_PASS || mig_balancing_off(ctx) != MM_PASS ||
+	if (open_views(ctx, s) != MM_PASS ||
+	    mig_balancing_off(ctx, p->numa_balancing) != MM_PASS ||
 	    (s->compact && allow_unevictable(ctx) != MM_PASS) ||
 	    shared_lists(ctx, s, len / (size_t)sysconf(_SC_PAGESIZE)) != MM_PASS)
 		return MM_FAIL;
@@ -1015,7 +1036,7 @@ static int mix_run(struct mm_ctx *ctx)
 		.ntasks = s->n, .threads = true, .pin = true,
 		.slot_size = sizeof(struct mix_slot),
 		.duration_ns = s->rounds_max ? 0 :
-			(uint64_t)(mm_param_double(ctx->c, "duration_s") * 1e9),
+			(uint64_t)(((const struct mix_params *)ctx->params)->duration_s * 1e9),
 		.fn = mix_task, .arg = ctx,
 	};
 	struct mm_team *team = NULL;
@@ -1067,6 +1088,7 @@ const struct workload wl_mlock_mix = {
 	.name = "mlock_mix",
 	.desc = "threads migrating a mix of mlocked and unlocked pages (LRU drain per page), mlock state checked",
 	.params = params,
+	.params_size = sizeof(struct mix_params),
 	.metrics = metrics,
 	.needs = MM_NEED_NUMA2,
 	.needs_except = "trigger=compact runs on one node",

@@ -80,22 +80,32 @@ static const char *def_instances(char *buf, size_t len)
 	return buf;
 }
 
+struct pageout_params {
+	long long instances;
+	long long size_mb;
+	double duration_s;
+	const char *dir;
+	int backing;		/* a word of MM_BACKING_CHOICES */
+};
+
+#define P struct pageout_params
 static const struct mm_param params[] = {
-	{ .name = "instances", .type = MM_P_INT, .def_fn = def_instances,
+	{ MM_PINT(P, instances), .def_fn = def_instances,
 	  .min = 1, .max = 4096,
 	  .help = "processes, one file each, pinned round-robin (default: CPUs)" },
-	{ .name = "size_mb", .type = MM_P_INT, .def = "64", .min = 1, .max = 1 << 20,
+	{ MM_PINT(P, size_mb), .def = "64", .min = 1, .max = 1 << 20,
 	  .help = "size of each instance's file/mapping in MiB" },
-	{ .name = "duration_s", .type = MM_P_DOUBLE, .def = "5", .min = 0.05,
+	{ MM_PDOUBLE(P, duration_s), .def = "5", .min = 0.05,
 	  .max = 86400,
 	  .help = "seconds of looping per iteration, after a common start" },
-	{ .name = "dir", .type = MM_P_STRING, .def = "",
+	{ MM_PSTRING(P, dir), .def = "",
 	  .help = "directory for the files (default: scratch dir in the run dir)" },
-	{ .name = "backing", .type = MM_P_ENUM, .def = "file",
+	{ MM_PENUM(P, backing), .def = "file",
 	  .choices = MM_BACKING_CHOICES,
 	  .help = "file: MAP_PRIVATE file; anon, shmem: need swap" },
 	MM_PARAM_END,
 };
+#undef P
 
 /*
  * The experiment's evidence (EXPERIMENTS.md section 1). The rmap call
@@ -140,18 +150,20 @@ static const struct mm_metric metrics[] = {
 
 static const char *data_dir(struct mm_ctx *ctx)
 {
-	const char *d = mm_param_str(ctx->c, "dir");
+	const struct pageout_params *p = ctx->params;
 
-	return *d ? d : ctx->scratch_dir;
+	return *p->dir ? p->dir : ctx->scratch_dir;
 }
 
 /* Refuse, before any work, what cannot run safely here. */
 static int pageout_probe(struct mm_ctx *ctx)
 {
-	const struct mm_backing *b = mm_backing_find(mm_param_str(ctx->c, "backing"));
-	long long n = mm_param_int(ctx->c, "instances");
-	unsigned long long need = (unsigned long long)n *
-				  (unsigned long long)mm_param_int(ctx->c, "size_mb") << 20;
+	const struct pageout_params *pp = ctx->params;
+	char word[16];
+	const struct mm_backing *b = mm_backing_find(mm_enum_word(MM_BACKING_CHOICES,
+						pp->backing, word, sizeof(word)));
+	unsigned long long need = (unsigned long long)pp->instances *
+				  (unsigned long long)pp->size_mb << 20;
 	long long avail_kb = mm_mem_available_kb();
 	long pg = sysconf(_SC_PAGESIZE);
 	struct statvfs sv;
@@ -232,15 +244,18 @@ static void pageout_cleanup(struct mm_ctx *ctx)
 
 static int pageout_prepare(struct mm_ctx *ctx)
 {
-	size_t len = (size_t)mm_param_int(ctx->c, "size_mb") << 20;
+	const struct pageout_params *p = ctx->params;
+	size_t len = (size_t)p->size_mb << 20;
 	struct state *s = calloc(1, sizeof(*s));
+	char word[16];
 	int ret;
 
 	if (!s)
 		return mm_err(ctx, "calloc");
 	ctx->priv = s;
-	s->b = mm_backing_find(mm_param_str(ctx->c, "backing"));
-	s->n = (int)mm_param_int(ctx->c, "instances");
+	s->b = mm_backing_find(mm_enum_word(MM_BACKING_CHOICES, p->backing, word,
+					   sizeof(word)));
+	s->n = (int)p->instances;
 	s->npages = len / (size_t)sysconf(_SC_PAGESIZE);
 	s->r = calloc((size_t)s->n, sizeof(*s->r));
 	s->vec = malloc(s->npages);
@@ -477,7 +492,7 @@ static int check_paged_out(struct mm_ctx *ctx, struct state *s, struct mm_team *
 static int pageout_run(struct mm_ctx *ctx)
 {
 	struct state *s = ctx->priv;
-	double secs = mm_param_double(ctx->c, "duration_s");
+	double secs = ((const struct pageout_params *)ctx->params)->duration_s;
 	struct mm_team_opts o = {
 		.ntasks = s->n, .threads = false, .pin = true,
 		.slot_size = sizeof(struct slot),
@@ -529,6 +544,7 @@ const struct workload wl_pageout = {
 	.name = "pageout",
 	.desc = "MADV_PAGEOUT loops over private file mappings (batched rmap removal)",
 	.params = params,
+	.params_size = sizeof(struct pageout_params),
 	.metrics = metrics,
 	.needs = 0,
 	.probe = pageout_probe,

@@ -137,32 +137,50 @@ static const char *def_threads(char *buf, size_t len)
 	return buf;
 }
 
+enum storm_guard { GUARD_AUTO, GUARD_OFF };	/* "auto|off" */
+
+struct storm_params {
+	long long threads;
+	long long anon_pct;
+	long long size_mb;	/* MM_UNSET_INT: anon_pct decides */
+	long long file_pct;
+	bool madvise;
+	bool fill;
+	const char *mthp;
+	bool raw;
+	const char *dir;
+	int guard;
+	long long settle_ms;
+};
+
+#define P struct storm_params
 static const struct mm_param params[] = {
-	{ .name = "threads", .type = MM_P_INT, .def_fn = def_threads,
+	{ MM_PINT(P, threads), .def_fn = def_threads,
 	  .min = 1, .max = MAX_THREADS,
 	  .help = "faulting threads, pinned round-robin (default 1,2,4.. up to min(4 x CPUs, 32))" },
-	{ .name = "anon_pct", .type = MM_P_INT, .def = "80", .min = 1, .max = CAP_PCT,
+	{ MM_PINT(P, anon_pct), .def = "80", .min = 1, .max = CAP_PCT,
 	  .help = "fragmenting anonymous memory, % of MemAvailable" },
-	{ .name = "size_mb", .type = MM_P_INT, .def = "", .min = 1, .max = 1 << 30,
+	{ MM_PINT(P, size_mb), .def = "", .min = 1, .max = 1 << 30,
 	  .help = "fragmenting anonymous memory in MiB, overrides anon_pct" },
-	{ .name = "file_pct", .type = MM_P_INT, .def = "25", .min = 0, .max = 100,
+	{ MM_PINT(P, file_pct), .def = "25", .min = 0, .max = 100,
 	  .help = "refill file size, % of the anonymous size" },
-	{ .name = "madvise", .type = MM_P_BOOL, .def = "1",
+	{ MM_PBOOL(P, madvise), .def = "1",
 	  .help = "MADV_HUGEPAGE on the anonymous and storm memory" },
-	{ .name = "fill", .type = MM_P_BOOL, .def = "1",
+	{ MM_PBOOL(P, fill), .def = "1",
 	  .help = "write the rest of each faulted region, outside the timed touch" },
-	{ .name = "mthp", .type = MM_P_STRING, .def = "", .nolist = true,
+	{ MM_PSTRING(P, mthp), .def = "", .nolist = true,
 	  .help = "multi-size THP sizes to enable for the run, e.g. 64kB,512kB" },
-	{ .name = "raw", .type = MM_P_BOOL, .def = "0",
+	{ MM_PBOOL(P, raw), .def = "0",
 	  .help = "write every fault (thread, class, ns) to samples.csv" },
-	{ .name = "dir", .type = MM_P_STRING, .def = "",
+	{ MM_PSTRING(P, dir), .def = "",
 	  .help = "directory for the refill file (default: scratch dir in the run dir)" },
-	{ .name = "guard", .type = MM_P_ENUM, .def = "auto", .choices = "auto|off",
+	{ MM_PENUM(P, guard), .def = "auto", .choices = "auto|off",
 	  .help = "auto: where free page reporting hands memory to the host, back the storm's memory first and retry a storm the host disturbed; off: never" },
-	{ .name = "settle_ms", .type = MM_P_INT, .def = "0", .min = 0, .max = 600000,
+	{ MM_PINT(P, settle_ms), .def = "0", .min = 0, .max = 600000,
 	  .help = "wait between backing the memory and the storm (shows what the guard protects against)" },
 	MM_PARAM_END,
 };
+#undef P
 
 /*
  * The experiments' evidence (EXPERIMENTS.md sections 3 and 4), directions
@@ -197,9 +215,9 @@ static const struct mm_metric metrics[] = {
 
 static const char *data_dir(struct mm_ctx *ctx)
 {
-	const char *d = mm_param_str(ctx->c, "dir");
+	const struct storm_params *p = ctx->params;
 
-	return *d ? d : ctx->scratch_dir;
+	return *p->dir ? p->dir : ctx->scratch_dir;
 }
 
 /* ---------------------------------------------------------------- plan */
@@ -228,7 +246,8 @@ static unsigned int parse_kb(const char *s, const char **end)
 
 static int parse_mthp(struct mm_ctx *ctx, struct plan *pl)
 {
-	const char *s = mm_param_str(ctx->c, "mthp"), *end;
+	const char *mthp = ((const struct storm_params *)ctx->params)->mthp;
+	const char *s = mthp, *end;
 
 	pl->nmthp = 0;
 	while (*s) {
@@ -236,7 +255,7 @@ static int parse_mthp(struct mm_ctx *ctx, struct plan *pl)
 
 		if (!kb || (*end && *end != ','))
 			return mm_fail(ctx, "parameter 'mthp': '%s' is not a list of sizes like 64kB,512kB",
-				       mm_param_str(ctx->c, "mthp"));
+				       mthp);
 		if (pl->nmthp == MAX_MTHP)
 			return mm_fail(ctx, "parameter 'mthp': more than %d sizes", MAX_MTHP);
 		pl->mthp_kb[pl->nmthp++] = kb;
@@ -310,40 +329,40 @@ static size_t record_bytes(const struct plan *pl)
 static size_t anon_size(struct mm_ctx *ctx, const struct plan *pl,
 			unsigned long long avail)
 {
-	long long size_mb = mm_param_int(ctx->c, "size_mb");
-	long long fpct = mm_param_int(ctx->c, "file_pct");
+	const struct storm_params *p = ctx->params;
+	bool sized = p->size_mb != MM_UNSET_INT;
 	unsigned long long a;
 
-	if (size_mb > 0)
-		a = (unsigned long long)size_mb << 20;
+	if (sized)
+		a = (unsigned long long)p->size_mb << 20;
 	else
-		a = avail / 100 * (unsigned long long)mm_param_int(ctx->c, "anon_pct");
-	if (size_mb <= 0 && pl->ram_file)
-		a = a / (100 + (unsigned long long)fpct) * 100;
+		a = avail / 100 * (unsigned long long)p->anon_pct;
+	if (!sized && pl->ram_file)
+		a = a / (100 + (unsigned long long)p->file_pct) * 100;
 	return (size_t)(a - a % (2 * pl->pmd));
 }
 
 static int plan_sizes(struct mm_ctx *ctx, struct plan *pl)
 {
+	const struct storm_params *p = ctx->params;
 	long long avail_kb = mm_mem_available_kb();
-	long long size_mb = mm_param_int(ctx->c, "size_mb");
 	unsigned long long avail, cap;
 
 	pl->page = (size_t)sysconf(_SC_PAGESIZE);
 	pl->pmd = pmd_size();
-	pl->threads = (int)mm_param_int(ctx->c, "threads");
-	pl->ram_file = mm_param_int(ctx->c, "file_pct") > 0 &&
+	pl->threads = (int)p->threads;
+	pl->ram_file = p->file_pct > 0 &&
 		       dir_kind(data_dir(ctx)) == DIR_RAM_BLOCK;
 	if (avail_kb <= 0)
 		return mm_fail(ctx, "cannot read MemAvailable from /proc/meminfo");
 	avail = (unsigned long long)avail_kb << 10;
 	cap = avail / 100 * CAP_PCT;
-	if (size_mb > 0 && (unsigned long long)size_mb << 20 > avail)
+	if (p->size_mb != MM_UNSET_INT && (unsigned long long)p->size_mb << 20 > avail)
 		return mm_fail(ctx, "size_mb=%lld is larger than MemAvailable (%llu MiB); refused before mapping anything",
-			       size_mb, avail >> 20);
+			       p->size_mb, avail >> 20);
 	pl->anon = anon_size(ctx, pl, avail);
 	pl->nregions = pl->anon / pl->pmd / 2;
-	pl->file = pl->anon / 100 * (size_t)mm_param_int(ctx->c, "file_pct");
+	pl->file = pl->anon / 100 * (size_t)p->file_pct;
 	pl->file -= pl->file % IO_CHUNK;
 	if (pl->nregions < (size_t)pl->threads)
 		return mm_fail(ctx, "%d threads need at least %zu MiB of anonymous memory (one %zu KiB region each); size is %zu MiB",
@@ -578,7 +597,7 @@ static bool reporting_active(char *why, size_t len);
 /* Which host guard runs, said once per case in meta.csv. */
 static void note_guard(struct mm_ctx *ctx, struct state *s)
 {
-	bool off = !strcmp(mm_param_str(ctx->c, "guard"), "off");
+	bool off = ((const struct storm_params *)ctx->params)->guard == GUARD_OFF;
 	char why[200];
 
 	s->guard = reporting_active(why, sizeof(why)) && !off;
@@ -596,6 +615,7 @@ static void note_guard(struct mm_ctx *ctx, struct state *s)
 
 static int thp_prepare(struct mm_ctx *ctx)
 {
+	const struct storm_params *p = ctx->params;
 	struct state *s = calloc(1, sizeof(*s));
 	int ret;
 
@@ -603,11 +623,11 @@ static int thp_prepare(struct mm_ctx *ctx)
 		return mm_err(ctx, "calloc");
 	ctx->priv = s;
 	s->fd = -1;
-	s->madv = mm_param_bool(ctx->c, "madvise");
-	s->fill = mm_param_bool(ctx->c, "fill");
-	s->raw = mm_param_bool(ctx->c, "raw");
+	s->madv = p->madvise;
+	s->fill = p->fill;
+	s->raw = p->raw;
 	s->root = mm_is_root();
-	s->settle_ms = mm_param_int(ctx->c, "settle_ms");
+	s->settle_ms = p->settle_ms;
 	ret = plan_sizes(ctx, &s->pl);
 	if (ret == MM_PASS)
 		ret = alloc_records(ctx, s);
@@ -1766,6 +1786,7 @@ const struct workload wl_thp_storm = {
 	.name = "thp_storm",
 	.desc = "THP fault storms under fragmentation, with compaction statistics (thpscale)",
 	.params = params,
+	.params_size = sizeof(struct storm_params),
 	.metrics = metrics,
 	.needs = MM_NEED_THP,
 	.probe = thp_probe,

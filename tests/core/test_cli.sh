@@ -7,7 +7,7 @@ t=$(tmpdir); trap 'rm -rf "$t"' EXIT
 out=$("$mm" list); rc=$?
 [ $rc -eq 0 ] && grep -q '^pageout ' <<<"$out" && grep -q 'NEEDS' <<<"$out" &&
 	pass "list: shows pageout with needs" || fail "list" "rc=$rc: $out"
-n_wl=$(grep -c 'extern const struct workload' "$TOP/workloads/registry.c")
+n_wl=$(grep -c '^[[:space:]]*X([a-z0-9_]*)' "$TOP/workloads/registry.c")
 n_list=$(awk 'NR > 1 && $1 != "" && $1 !~ /^\(/' <<<"$out" | grep -vc '^ ')
 [ "$n_wl" = "$n_list" ] && pass "list: every registered workload listed ($n_wl)" ||
 	fail "list: count" "registry has $n_wl, list shows $n_list"

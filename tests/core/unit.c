@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "params.h"
 
 static int fails;
 
@@ -33,23 +34,40 @@ static const char *def_three(char *buf, size_t len)
 	return buf;
 }
 
+struct tp {
+	long long zeta;
+	int alpha;
+	double mid;
+	bool flag;
+	long long auto_;	/* "auto" is a C keyword: a row written out */
+	const char *sizes;
+};
+
 static const struct mm_param tparams[] = {
-	{ .name = "zeta", .type = MM_P_INT, .def = "1,2", .min = 1, .max = 10,
+	{ MM_PINT(struct tp, zeta), .def = "1,2", .min = 1, .max = 10,
 	  .help = "z" },
-	{ .name = "alpha", .type = MM_P_ENUM, .def = "a", .choices = "a|bb|c",
+	{ MM_PENUM(struct tp, alpha), .def = "a", .choices = "a|bb|c",
 	  .help = "a" },
-	{ .name = "mid", .type = MM_P_DOUBLE, .def = "0.5", .min = 0, .max = 1,
+	{ MM_PDOUBLE(struct tp, mid), .def = "0.5", .min = 0, .max = 1,
 	  .help = "m" },
-	{ .name = "flag", .type = MM_P_BOOL, .def = "off", .help = "f" },
-	{ .name = "auto", .type = MM_P_INT, .def_fn = def_three, .min = 1,
-	  .max = 9, .help = "computed default" },
-	{ .name = "sizes", .type = MM_P_STRING, .def = "64K,2M", .nolist = true,
+	{ MM_PBOOL(struct tp, flag), .def = "off", .help = "f" },
+	{ .name = "auto", .type = MM_P_INT, .off = offsetof(struct tp, auto_),
+	  .def_fn = def_three, .min = 1, .max = 9, .help = "computed default" },
+	{ MM_PSTRING(struct tp, sizes), .def = "64K,2M", .nolist = true,
 	  .help = "one value with commas" },
 	MM_PARAM_END,
 };
 
+static int trun(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	return MM_PASS;
+}
+
 static const struct workload twl = { .name = "twl", .desc = "test",
-				     .params = tparams };
+				     .params = tparams,
+				     .params_size = sizeof(struct tp),
+				     .run = trun };
 
 static int set_expand(struct mm_plist *pl, const char *kv, char *err, size_t n)
 {
@@ -71,8 +89,14 @@ static void test_params(void)
 	CHECK("params: canonical case is key-sorted",
 	      strcmp(mm_case_string(&c),
 		     "alpha=a;auto=3;flag=0;mid=0.5;sizes=64K,2M;zeta=2") == 0);
-	CHECK("params: typed access", mm_param_int(&c, "zeta") == 2 &&
-	      mm_param_double(&c, "mid") == 0.5 && !mm_param_bool(&c, "flag"));
+	{
+		struct tp t;
+
+		mm_params_fill(&twl, &c, &t);
+		CHECK("params: the case fills the typed struct",
+		      t.zeta == 2 && t.alpha == 0 && t.mid == 0.5 && !t.flag &&
+		      t.auto_ == 3 && !strcmp(t.sizes, "64K,2M"));
+	}
 	mm_plist_free(&pl);
 
 	CHECK("params: out of range rejected",

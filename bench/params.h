@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The core's side of the workload tables (parameters, metrics, needs):
+ * filling a workload's parameter struct for a case, and the registry
+ * self-check that finds a malformed table at start-up, not mid-run.
+ */
+#ifndef MMBENCH_PARAMS_H
+#define MMBENCH_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mmbench.h"
+
+struct mm_case;
+
+/*
+ * Fill the workload's parameter struct (wl->params_size bytes at dst)
+ * from the case's values, through each row's type and offset.
+ */
+void mm_params_fill(const struct workload *wl, const struct mm_case *c,
+		    void *dst);
+/*
+ * Check one workload's tables: names, types, offsets inside the struct
+ * and not overlapping, ranges, enum choices, that every default is a
+ * valid value, metric names and needs. 0, or -1 with the first problem
+ * (naming the workload and the row) in err.
+ */
+int mm_workload_check(const struct workload *wl, char *err, size_t len);
+/* Every workload of the registry, and no name twice. 0 or -1 and err. */
+int mm_registry_check(char *err, size_t len);
+
+/* needs.c: every MM_NEED_* bit; "root,numa2" ("-" for none). */
+unsigned int mm_needs_known(void);
+void mm_needs_words(unsigned int mask, char *buf, size_t len);
+
+#endif /* MMBENCH_PARAMS_H */
