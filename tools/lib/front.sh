@@ -102,16 +102,19 @@ front_suite()
 
 # ---------------------------------------------------------------- build
 
-# front_build TARGET...: make the TARGETs (paths under the mmbench tree)
-# quietly. When make fails, the build packages are installed (tools/deps.sh
-# build, which does nothing when none is missing) and make runs once more.
-# The log goes to $front_build_log when set, else to a new temporary file
-# (never a fixed name another user could plant as a link), removed when
-# the build succeeds. A failed build prints the log's last 20 lines and
-# "PROG: building TARGET... failed (log: FILE)" on stderr and returns 1.
+# front_build [-q] [TARGET...]: make the TARGETs (paths under the mmbench
+# tree; none: the default goal) quietly. When make fails, the build
+# packages are installed (tools/deps.sh build, which does nothing when none
+# is missing) and make runs once more. The log goes to $front_build_log
+# when set, else to a new temporary file (never a fixed name another user
+# could plant as a link), removed when the build succeeds. A failed build
+# prints the log's last 20 lines and "PROG: building TARGET... failed
+# (log: FILE)" on stderr (not with -q) and returns 1.
 front_build()
 {
-	local log=${front_build_log:-}
+	local log=${front_build_log:-} quiet=0
+
+	[ "${1:-}" = -q ] && { quiet=1; shift; }
 
 	if [ -z "$log" ]; then
 		log=$(mktemp "${TMPDIR:-/tmp}/mmbench-build.XXXXXX") ||
@@ -123,6 +126,7 @@ front_build()
 		[ -n "${front_build_log:-}" ] || rm -f "$log"
 		return 0
 	fi
+	[ "$quiet" = 1 ] && return 1
 	tail -n 20 "$log" >&2
 	msg "building ${*:-mmbench} failed (log: $log)"
 	return 1
