@@ -92,7 +92,7 @@ check_no_dotdot() {
 
 validate_config() {
 	local k
-	[ -n "${cfg[suite]}" ] || die 2 "$config: 'suite' is required (a name under bench/suites or a file)"
+	[ -n "${cfg[suite]}" ] || die 2 "$config: 'suite' is required (a suite file, or a name under bench/suites)"
 	for k in iterations warmups case_timeout need_disk_mb need_mem_mb notify_timeout; do
 		check_uint "$k" 1
 	done
