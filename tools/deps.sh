@@ -4,6 +4,8 @@
 #   groups: build (default), test, vm, kbuild, kbuild-test, profile, all
 #   --check  only report; exit 1 and print the apt-get command if any is missing
 set -u
+front_prog=deps.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib/front.sh"	# msg, die, show_help
 build_pkgs="gcc make pkg-config libnuma-dev libhwloc-dev libcsv-dev libgsl-dev gnuplot-nox"
 test_pkgs="clang libclang-rt-14-dev"
 vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod e2fsprogs debian-archive-keyring"
@@ -21,8 +23,9 @@ groups=()
 for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
+	-h|--help) show_help; exit 0 ;;
 	build|test|vm|kbuild|kbuild-test|profile|all) groups+=("$a") ;;
-	*) echo "deps.sh: unknown argument '$a'" >&2; exit 2 ;;
+	*) usage_die "unknown argument '$a'" ;;
 	esac
 done
 [ ${#groups[@]} -eq 0 ] && groups=(build)
@@ -55,21 +58,20 @@ if [ "$check" = 1 ]; then
 	exit 1
 fi
 if [ "$(id -u)" != 0 ]; then
-	echo "deps.sh: missing packages:$missing" >&2
-	echo "deps.sh: run as root: $cmd" >&2
-	exit 1
+	msg "missing packages:$missing"
+	die "run as root: $cmd"
 fi
-echo "deps.sh: installing$missing" >&2
+msg "installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 # apt-get's output goes to a new file (mktemp: O_EXCL, mode 600), never to a
 # fixed name in /tmp that another user could have planted as a link.
 log=$(mktemp "${TMPDIR:-/tmp}/mmbench-apt.XXXXXX") ||
-	{ echo "deps.sh: cannot create a temporary file for apt-get's log" >&2; exit 1; }
+	die "cannot create a temporary file for apt-get's log"
 # The package lists may be absent on a fresh machine: update once, quietly.
 if ! apt-get install -y -qq --no-install-recommends $missing >"$log" 2>&1; then
 	apt-get update -qq >>"$log" 2>&1
 	if ! apt-get install -y -qq --no-install-recommends $missing >>"$log" 2>&1; then
-		echo "deps.sh: apt-get failed, see $log:" >&2
+		msg "apt-get failed, see $log:"
 		tail -n 5 "$log" >&2
 		exit 1
 	fi

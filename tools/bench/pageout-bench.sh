@@ -12,6 +12,10 @@
 # loops' time spent waiting.
 # Target: mmbench's CoV at most half of the reference's and under 3%.
 # Usage: pageout-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
+
+# One compound command: bash reads it whole before running it, so editing
+# this file cannot derail a run in progress.
+{
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/bench/lib.sh"
@@ -67,3 +71,5 @@ bench_verdict bench-pageout "$out/mmbench.txt" "$out/reference.txt" 3
 rc=$?
 echo "bench-pageout: per-round values and run directories in $out"
 exit $rc
+exit
+}

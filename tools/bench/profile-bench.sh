@@ -23,6 +23,10 @@
 # Also printed: perf record's own CPU time (its process, on the other
 # CPU), the raw data per case, and the load average.
 # Usage: profile-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed or not resolved, 2 could not run.
+
+# One compound command: bash reads it whole before running it, so editing
+# this file cannot derail a run in progress.
+{
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/bench/lib.sh"
@@ -129,3 +133,5 @@ BEGIN {
 	printf "bench-profile: target (--profile at the default 499 Hz costs under 5%% CPU per loop): %s\n", verdict
 	exit verdict == "met" ? 0 : 1
 }'
+exit
+}

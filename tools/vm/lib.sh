@@ -5,10 +5,14 @@
 vm_prog=${vm_prog:-$(basename "$0")}
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_TOP=$(cd "$VM_DIR/../.." && pwd)
+# Messages, --help, the suite rule, the build step and the run options:
+# the front door's library (tools/lib/front.sh); the vm_* names stay.
+front_prog=$vm_prog
+. "$VM_TOP/tools/lib/front.sh"
 
-vm_log() { echo "$vm_prog: $*" >&2; }
-vm_die() { echo "$vm_prog: $*" >&2; exit 1; }
-vm_usage_die() { echo "$vm_prog: $*" >&2; exit 2; }
+vm_log() { msg "$@"; }
+vm_die() { die 1 "$@"; }
+vm_usage_die() { usage_die "$@"; }
 
 # Cache root: $XDG_CACHE_HOME/mmbench, else ~/.cache/mmbench.
 vm_cache_dir()
@@ -52,8 +56,6 @@ vm_bzimage_release()
 		tr '\0' '\n' | head -n1 | cut -d' ' -f1
 }
 
-
-
 # Unpack the ELF vmlinux inside a bzImage to OUT, and succeed only if it
 # carries the PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY, CONFIG_PVH): QEMU
 # then loads it directly and the guest skips decompressing itself, which
@@ -89,4 +91,4 @@ vm_extract_vmlinux()
 }
 
 # --help: the comment block at the top of the script.
-vm_help() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+vm_help() { show_help; }

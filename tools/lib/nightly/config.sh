@@ -1,0 +1,231 @@
+# shellcheck shell=bash
+# tools/nightly, part: the config (read as key = value lines, never sourced; checked
+# value by value) and the machine's facts at start.
+# Sourced by tools/nightly (at its top level), which sets the variables
+# used here.
+
+# ---------------------------------------------------------------- config
+
+declare -A cfg=(
+	[suite]='' [iterations]='' [warmups]='' [case_timeout]='' [label]='' [results]=''
+	[baseline]='' [pool_hosts]=no [alpha]=0.05 [min_change_pct]=0 [judge]=''
+	[force_compare]=no [retention_days]=0 [time_limit]=4h [need_disk_mb]=1024
+	[need_mem_mb]=1024 [busy_cpu_pct]=10 [vm]='' [vm_args]='' [on_regression]=''
+	[on_failure]='' [notify_timeout]=60 [lock]='' [trends]=yes [compare_plots]=yes
+)
+declare -A cfg_at=()
+
+# A line of the config as an error message shows it: control characters
+# as '?', at most 120 characters.
+shown() {
+	local v=${1//[$'\001'-$'\037'$'\177']/?}
+	[ ${#v} -le 120 ] && printf '%s' "$v" || printf '%s...' "${v:0:120}"
+}
+
+read_config() {
+	local file=$1 n=0 line key val size
+	# Nothing in a config is long: a huge or binary file is not one (and
+	# bash would read a NUL byte as the end of a line's value).
+	size=$(stat -L -c %s -- "$file") || die 2 "config '$file': cannot stat it"
+	[ "$size" -le 65536 ] || die 2 "$file: $size bytes: not a nightly config (at most 64 KiB)"
+	[ "$(tr -d '\000' <"$file" | wc -c)" = "$size" ] ||
+		die 2 "$file: holds NUL bytes: not a nightly config (a text file of key = value lines)"
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%$'\r'}
+		[[ $line =~ ^[[:space:]]*(#.*)?$ ]] && continue
+		[[ $line == *[$'\001'-$'\010'$'\012'-$'\037'$'\177']* ]] &&
+			die 2 "$file:$n: a control character in '$(shown "$line")'"
+		[[ $line =~ ^[[:space:]]*([a-z_]+)[[:space:]]*=[[:space:]]*(.*)$ ]] ||
+			die 2 "$file:$n: expected 'key = value', got '$(shown "$line")'"
+		key=${BASH_REMATCH[1]}
+		[[ -v cfg[$key] ]] ||
+			die 2 "$file:$n: unknown key '$key' (known: $(printf '%s\n' "${!cfg[@]}" | sort | paste -sd' '))"
+		[ -z "${cfg_at[$key]:-}" ] || die 2 "$file:$n: '$key' given twice (first on line ${cfg_at[$key]})"
+		val=${BASH_REMATCH[2]}
+		cfg[$key]=${val%"${val##*[![:space:]]}"}
+		cfg_at[$key]=$n
+	done <"$file"
+}
+
+# The config's on_regression and on_failure run as this user: a config
+# that another user owns or may write would let them run commands here.
+check_config_file() {
+	local own mode
+	read -r own mode < <(stat -L -c '%u %a' -- "$config")
+	[ "$own" = "$EUID" ] || [ "$own" = 0 ] ||
+		die 2 "config '$config': owned by uid $own, not by this user (uid $EUID) or root: its commands (on_failure, on_regression) would run as uid $EUID"
+	[ $((8#$mode & 8#022)) -eq 0 ] ||
+		die 2 "config '$config': mode $mode: others may write it, and its commands (on_failure, on_regression) run as uid $EUID: chmod go-w it"
+}
+
+# cfg_err KEY WHY: a bad value, named by file and line.
+cfg_err() { die 2 "$config:${cfg_at[$1]:-?}: $1 = '$(shown "${cfg[$1]}")': $2"; }
+
+check_uint() { # KEY MIN [MAX] (empty allowed): decimal, no leading zero
+	local v=${cfg[$1]} max=${3:-999999999}
+	[ -z "$v" ] && return
+	[[ $v =~ ^(0|[1-9][0-9]{0,8})$ ]] && [ "$v" -ge "$2" ] && [ "$v" -le "$max" ] ||
+		cfg_err "$1" "want a whole number from $2 to $max (decimal digits)"
+}
+
+# Seconds of "90", "90s", "30m", "4h" (at most a week).
+duration_s() {
+	[[ $1 =~ ^([1-9][0-9]{0,5})([smh]?)$ ]] || return 1
+	case "${BASH_REMATCH[2]}" in
+	h) echo $((BASH_REMATCH[1] * 3600)) ;;
+	m) echo $((BASH_REMATCH[1] * 60)) ;;
+	*) echo "${BASH_REMATCH[1]}" ;;
+	esac
+}
+
+# A path in the config: absolute, or relative to the config's directory.
+cfg_path() { case "$1" in /*) echo "$1" ;; *) echo "$confdir/$1" ;; esac; }
+
+# Paths in the config name their place plainly: no '..' component (a
+# relative path stays under the config's directory).
+check_no_dotdot() {
+	case "/${cfg[$1]}/" in
+	*/../*) cfg_err "$1" "a '..' in the path: write it without (absolute, or under the config's directory)" ;;
+	esac
+}
+
+validate_config() {
+	local k
+	[ -n "${cfg[suite]}" ] || die 2 "$config: 'suite' is required (a suite file, or a name under bench/suites)"
+	for k in iterations warmups case_timeout need_disk_mb need_mem_mb notify_timeout; do
+		check_uint "$k" 1
+	done
+	check_uint retention_days 0 36500
+	check_uint busy_cpu_pct 1 100
+	[[ ${cfg[alpha]} =~ ^0?\.[0-9]{0,8}[1-9][0-9]{0,8}$ ]] || cfg_err alpha "want a number between 0 and 1"
+	[[ ${cfg[min_change_pct]} =~ ^[0-9]{1,6}(\.[0-9]{1,6})?$ ]] || cfg_err min_change_pct "want a percentage >= 0"
+	limit=$(duration_s "${cfg[time_limit]}") && [ "$limit" -ge 10 ] && [ "$limit" -le 604800 ] ||
+		cfg_err time_limit "want a duration from 10 s to a week: N, Ns, Nm or Nh"
+	for k in pool_hosts force_compare trends compare_plots; do
+		[[ ${cfg[$k]} =~ ^(yes|no)$ ]] || cfg_err "$k" "want yes or no"
+	done
+	[ -z "${cfg[label]}" ] || { [[ ${cfg[label]} =~ ^[A-Za-z0-9_][A-Za-z0-9_.:+-]{0,99}$ ]] &&
+		[[ ${cfg[label]} != *..* ]]; } ||
+		cfg_err label "use letters, digits and . _ : + - only (no '..', at most 100)"
+	local judge_re='^[A-Za-z0-9_.:*?[:blank:]-]*$'
+	[[ ${cfg[judge]} =~ $judge_re ]] ||
+		cfg_err judge "fnmatch patterns of metric names: letters, digits, _ . : - * ? and blanks"
+	for k in suite results baseline vm; do
+		check_no_dotdot "$k"
+	done
+	# vm: a kernel image (a file) or a release name for tools/vm/lab;
+	# vm_args: words passed to it as they are (never to a shell).
+	[ -z "${cfg[vm]}" ] || [ -f "$(cfg_path "${cfg[vm]}")" ] ||
+		[[ ${cfg[vm]} =~ ^[a-z][a-z0-9._+-]{0,63}$ ]] ||
+		cfg_err vm "want a kernel image file or a release name (e.g. bookworm)"
+	local args_re='^[A-Za-z0-9_.,:=/+@%[:blank:]-]*$'
+	[[ ${cfg[vm_args]} =~ $args_re ]] ||
+		cfg_err vm_args "want lab options: letters, digits, blanks and _ . , : = / + @ % -"
+	resolve_suite
+	root=$(cfg_path "${cfg[results]:-$top/results}")
+	check_results_root
+	state=$root/.nightly
+	hist=$root/history.csv
+	ledger=$root/regressions.csv
+	label=${cfg[label]}
+	[ -n "$label" ] || [ -n "${cfg[vm]}" ] || label=$(uname -r)
+}
+
+# The results root: created by a night (not by --check), written by this
+# user only. A root every user may write (or a .nightly in it that is not
+# ours) would let them plant links that redirect the job's writes.
+check_results_root() {
+	local d=$root mode
+	if [ ! -e "$root" ] && [ "$check_only" = 1 ]; then
+		while [ ! -e "$d" ]; do d=$(dirname "$d"); done
+		[ -d "$d" ] && [ -w "$d" ] || cfg_err results "does not exist, and $d is not a directory this user can write"
+		root=$(realpath -m -- "$root")
+		root_note=" (does not exist yet: the first night creates it)"
+		return
+	fi
+	[ ! -L "$root" ] || [ -d "$root" ] || cfg_err results "a symbolic link to nothing"
+	# The job's own directory in it, made now: a root it cannot write in
+	# (a read-only mount, /proc) is a config error, not a failed night.
+	mkdir -p -- "$root" 2>/dev/null && [ -d "$root" ] && [ -w "$root" ] &&
+		{ [ -L "$root/.nightly" ] || mkdir -p -- "$root/.nightly" 2>/dev/null; } ||
+		cfg_err results "cannot create or write it"
+	root=$(cd "$root" && pwd -P)
+	mode=$(stat -c %a -- "$root")
+	[ $((8#$mode & 8#002)) -eq 0 ] ||
+		cfg_err results "$root has mode $mode: every user may write it (and plant links for this job to follow): use a directory only its owners write"
+	if [ -e "$root/.nightly" ] || [ -L "$root/.nightly" ]; then
+		[ -d "$root/.nightly" ] && [ ! -L "$root/.nightly" ] &&
+			[ "$(stat -c %u -- "$root/.nightly")" = "$EUID" ] ||
+			cfg_err results "$root/.nightly is not a directory of this user (uid $EUID): remove it"
+	fi
+}
+
+# --check: the driver parses the suite as a run would (--dry-run), so a
+# file that is no suite is a config error now, not a failed night.
+check_suite() {
+	local out
+	[ -x "$mmbench" ] || return 0
+	out=$("$mmbench" suite "$suite_file" --dry-run 2>&1 >/dev/null) ||
+		cfg_err suite "not a suite: $(tail -n 1 <<<"$out" | cut -c1-200)"
+}
+
+# The suite rule of every front door (tools/lib/front.sh), with paths
+# from the config's directory.
+resolve_suite() {
+	front_suite "${cfg[suite]}" "$confdir" || cfg_err suite "$front_suite_why"
+	suite_file=$front_suite_file
+}
+
+# The baseline: a run directory (absolute, or relative to the results
+# root or the config) or a label (a directory under the results root).
+resolve_baseline() {
+	local b=${cfg[baseline]} p
+	base_kind=none base_path='' base_id=$b
+	[ -n "$b" ] || return 0
+	for p in "$b" "$root/$b" "$(cfg_path "$b")"; do
+		if [ -s "$p/results.csv" ]; then
+			base_kind=run base_path=$(cd "$p" && pwd)
+			return 0
+		fi
+	done
+	if [[ $b != */* ]] && { [ -d "$root/$b" ] || [ "$b" = "$label" ]; }; then
+		base_kind=label base_path=$root/$b
+		return 0
+	fi
+	cfg_err baseline "not a run directory (with results.csv) and no label directory $root/$b"
+}
+
+# ---------------------------------------------------------------- machine
+
+# Processes that used more than busy_cpu_pct of a CPU over one second,
+# "comm(pid) NN%; ...", or "none": a noisy night shows in meta.csv.
+# /proc/PID/stat: "pid (comm) state ..." where comm may hold blanks and
+# parentheses; utime and stime are fields 14 and 15.
+proc_ticks() {
+	awk '{
+		o = index($0, "("); c = length($0)
+		while (c > o && substr($0, c, 1) != ")") c--
+		comm = substr($0, o + 1, c - o - 1)
+		gsub(/[^A-Za-z0-9._:\/-]/, "_", comm)
+		split(substr($0, c + 2), f, " ")
+		print $1, f[12] + f[13], comm
+	}' /proc/[0-9]*/stat 2>/dev/null
+}
+
+busy_processes() {
+	local t0 out
+	t0=$(proc_ticks)
+	sleep 1
+	out=$(proc_ticks | awk -v hz="$(getconf CLK_TCK)" -v min="${cfg[busy_cpu_pct]}" \
+		-v self=$$ -v t0="$t0" '
+		BEGIN { n = split(t0, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); t[f[1]] = f[2] } }
+		$1 != self && ($1 in t) {
+			pct = int(($2 - t[$1]) * 100 / hz)
+			if (pct >= min) { printf "%s%s(%s) %d%%", sep, $3, $1, pct; sep = "; " }
+		}')
+	echo "${out:-none}"
+}
+
+disk_free_mb() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
+mem_available_mb() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
