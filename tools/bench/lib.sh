@@ -42,7 +42,7 @@ bench_verdict() {
 	local name=$1 mm ref
 	mm=$(bench_stats "$2")
 	ref=$(bench_stats "$3")
-	awk -v name="$name" -v mm="$mm" -v ref="$ref" -v max="$4" -v load="$(bench_loadavg)" '
+	awk -v name="$name" -v mm="$mm" -v ref="$ref" -v max="$4" -v loadavg="$(bench_loadavg)" '
 	BEGIN {
 		split(mm, a, " "); split(ref, b, " ")
 		if (a[1] < 2 || b[1] < 2) { print name ": fewer than 2 values on a side"; exit 2 }
@@ -51,7 +51,7 @@ bench_verdict() {
 		printf "%-10s %4d %14.6g %8.2f%% %11.2f%%\n", "reference", b[1], b[2], b[4], b[5]
 		ratio = b[4] > 0 ? a[4] / b[4] : 0
 		printf "%s: CoV ratio mmbench/reference %.3f, mean ratio %.4f; MDC@10 = t(0.975,18) x CoV x sqrt(2/10); load average %s\n",
-		       name, ratio, b[2] != 0 ? a[2] / b[2] : 0, load
+		       name, ratio, b[2] != 0 ? a[2] / b[2] : 0, loadavg
 		ok = b[4] > 0 && a[4] <= b[4] / 2 && a[4] < max
 		printf "%s: target (CoV at most half of the reference'"'"'s and under %s%%): %s\n",
 		       name, max, ok ? "met" : "MISSED"

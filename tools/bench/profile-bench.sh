@@ -88,7 +88,7 @@ done
 raw() { find "$out"/"$1".*/profile -name '*.perf.data' -printf '%s\n' 2>/dev/null |
 	awk '{ s += $1; n++ } END { if (n) printf "%.0f KiB", s / n / 1024 }'; }
 pcpu() { awk -v a="$1" '$3 == a { c += $1; w += $2 } END { if (w) printf "%.2f", 100 * c / w }' "$out/perf_cpu"; }
-awk -v rounds="$rounds" -v lsum="$lsum" -v load="$(bench_loadavg)" \
+awk -v rounds="$rounds" -v lsum="$lsum" -v loadavg="$(bench_loadavg)" \
 	-v s0="$(bench_stats "$out/off.cpu")" -v s1="$(bench_stats "$out/flat.cpu")" \
 	-v s2="$(bench_stats "$out/hi.cpu")" -v s3="$(bench_stats "$out/hicg.cpu")" \
 	-v p1="$(pcpu flat)" -v p2="$(pcpu hi)" -v p3="$(pcpu hicg)" \
