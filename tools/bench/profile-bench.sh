@@ -124,7 +124,7 @@ BEGIN {
 	printf "at 499 Hz from the 4999 Hz arms (a tenth): --profile %.2f%% (%.2f%% .. %.2f%%), callgraph %.2f%% (%.2f%% .. %.2f%%)\n",
 	       v2 / 10, lo[2] / 10, hi[2] / 10, v3 / 10, lo[3] / 10, hi[3] / 10
 	printf "perf CPU: perf record'"'"'s own CPU time over the whole cases per second of measured phase (an upper bound)\n"
-	printf "bench-profile: 1-minute load average %.2f over the rounds (now %s)\n", lsum / rounds, load
+	printf "bench-profile: 1-minute load average %.2f over the rounds (now %s)\n", lsum / rounds, loadavg
 	# the tenfold arm resolves what the direct one cannot; either one
 	# showing the cost at or over the target misses it
 	if (lo[1] >= 5 || lo[2] / 10 >= 5) verdict = "MISSED"
