@@ -2,10 +2,12 @@
 /*
  * mmbench core API: the contract between the driver (bench/) and the
  * workloads (workloads/). The core knows no workload by name; a workload is
- * a const struct workload listed once in workloads/registry.c.
+ * a const struct workload listed once in workloads/registry.c (how to
+ * add one: workloads/ADDING.md).
  *
  * Execution model: the driver expands list parameters into cases, and runs
- * each case in a forked child (its own process group) under a timeout.
+ * each case in a forked child (its own process group) under a timeout,
+ * with the workload's parameter struct filled for the case (ctx->params).
  * In the child: prepare() once, run() for each warm-up and measured
  * iteration, cleanup() once. run() reports values with mm_emit(); the core
  * writes them to results.csv (measured) or warmup.csv (warm-ups), one
