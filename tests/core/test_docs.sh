@@ -9,9 +9,6 @@
 cd "$TOP" || exit 2
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
 
-# Links to files that another branch adds; checked once they exist.
-pending_links="workloads/ADDING.md"
-
 # 1. The generated page against the binary.
 page=workloads/PARAMETERS.md
 if [ ! -x "$MMBENCH" ]; then
@@ -103,9 +100,6 @@ for md in $mds; do
 			continue
 		fi
 		rel=$(realpath -m --relative-to=. "$path")
-		case " $pending_links " in
-		*" $rel "*) skip "docs: link $md:$line -> $target" "$rel comes with another branch"; continue ;;
-		esac
 		fail "docs: link $md:$line" "'$target' does not exist ($rel)"
 		bad=$((bad + 1))
 	done < <(awk '
