@@ -1326,7 +1326,7 @@ static void emit_compaction(struct mm_ctx *ctx, const struct mm_phase *ph)
 	if (d[7] > 0 && d[6] >= 0)
 		mm_emit(ctx, "scan_efficiency", 100.0 * (double)d[6] / (double)d[7],
 			"pct", MM_INFO);
-	/* README: 64 B of struct page per PFN scanned by either scanner,
+	/* workloads/thp_storm.md: 64 B of struct page per PFN scanned by either scanner,
 	 * 8 KiB (read + write of a 4 KiB page) per page migrated. */
 	if (d[3] >= 0 && d[6] >= 0 && d[7] >= 0)
 		mm_emit(ctx, "compaction_cost",
