@@ -357,6 +357,13 @@ int mm_pin_self(int idx);
 void mm_measure_begin(struct mm_ctx *ctx);
 void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name);
 /*
+ * Close the measured phase and throw away what the core services gathered
+ * in it (call counts, profile samples): nothing is emitted. For a workload
+ * that finds the attempt disturbed and runs it again; the retry's
+ * mm_measure_begin() starts from zero.
+ */
+void mm_measure_discard(struct mm_ctx *ctx);
+/*
  * Functions this workload counts even without --probe (comma list, added
  * to the user's); call from prepare(). Skipped with a note where tracefs,
  * kprobe events, root or the symbol are missing.

@@ -16,7 +16,8 @@
  *    mm_measure_end() reads the map's totals (hits + dropped: a call that
  *    found the map full still happened) and removes the trigger, so only
  *    the measured phase is counted. Counts are system-wide: every task's
- *    calls, as perf -a would see them;
+ *    calls, as perf -a would see them; mm_measure_discard() removes the
+ *    triggers without emitting (a disturbed attempt the workload retries);
  *  - the parent driver calls mm_probe_after_case(pid) after every case,
  *    also after a timeout kill: it removes the triggers and events of
  *    mmbench_<pid>, and those of any mmbench_<pid> group whose process is
@@ -612,5 +613,25 @@ void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name)
 			continue;
 		}
 		emit_calls(ctx, f, calls, units, unit_name);
+	}
+}
+
+void mm_measure_discard(struct mm_ctx *ctx)
+{
+	char dir[512];
+
+	mm_profile_discard(ctx);
+	for (int i = 0; i < pr.n; i++) {
+		struct probe_fn *f = &pr.f[i];
+		long long calls;
+
+		if (!f->armed)
+			continue;
+		calls = hist_calls(f);
+		/* Removing the trigger frees its map: the next window counts from 0. */
+		event_dir(f, dir, sizeof(dir));
+		tf_write(dir, "trigger", "!" HIST_SPEC);
+		f->armed = false;
+		mm_log(ctx, "probe %s: %lld call(s) of a discarded window left out", f->name, calls);
 	}
 }

@@ -129,6 +129,7 @@ static struct {
 	int nit, capit;
 	struct window *w;
 	int nw, capw;
+	int ndiscarded;		/* windows thrown away (mm_measure_discard) */
 	/* symbols of the case */
 	struct sym *syms;
 	int nsyms, capsyms;
@@ -1619,6 +1620,7 @@ static void case_reset(void)
 	pf.syms = NULL;
 	pf.htab = NULL;
 	pf.nit = pf.capit = pf.nw = pf.capw = pf.nsyms = pf.capsyms = pf.hcap = 0;
+	pf.ndiscarded = 0;
 	pf.in_case = pf.running = pf.open = false;
 	pf.case_status = ST_OK;
 	pf.case_why[0] = '\0';
@@ -1720,14 +1722,14 @@ void mm_profile_begin(struct mm_ctx *ctx)
 	pf.open_it = (int)(p - pf.it);
 }
 
-void mm_profile_end(struct mm_ctx *ctx)
+/* Close the open window; keep it (its samples count) or not. */
+static void window_close(bool keep)
 {
 	uint64_t t1;
 	struct piter *p;
 	struct window *w;
 	int ret;
 
-	(void)ctx;
 	if (!pf.open)
 		return;
 	t1 = mm_now_ns();
@@ -1747,6 +1749,10 @@ void mm_profile_end(struct mm_ctx *ctx)
 			perf_gone_why(why, sizeof(why));
 		return mark(p, ST_INCOMPLETE, why);
 	}
+	if (!keep) {
+		pf.ndiscarded++;
+		return;
+	}
 	if (pf.nw == pf.capw) {
 		int cap = pf.capw ? pf.capw * 2 : 16;
 
@@ -1761,6 +1767,18 @@ void mm_profile_end(struct mm_ctx *ctx)
 		p->t0 = pf.open_t0;
 	p->t1 = t1;
 	p->windowed = true;
+}
+
+void mm_profile_end(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	window_close(true);
+}
+
+void mm_profile_discard(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	window_close(false);
 }
 
 /* Every measured iteration's rows: symbols first, its commit row last. */
@@ -1835,7 +1853,8 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 	}
 	if (outside > 0)
 		mm_log(ctx, "profile: %lld sample(s) outside the measured windows left out "
-		       "(taken while perf switched events on or off)", outside);
+		       "(taken while perf switched events on or off, or in %d discarded window(s))",
+		       outside, pf.ndiscarded);
 	unlink(pf.log);
 	case_reset();
 }

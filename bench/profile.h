@@ -38,6 +38,9 @@ void mm_profile_case_end(struct mm_ctx *ctx);
 /* In mm_measure_begin()/mm_measure_end() (probe.c). */
 void mm_profile_begin(struct mm_ctx *ctx);
 void mm_profile_end(struct mm_ctx *ctx);
+/* Stop sampling like mm_profile_end() but keep no window: the samples
+ * taken since mm_profile_begin() belong to no iteration. */
+void mm_profile_discard(struct mm_ctx *ctx);
 /* In the driver after every case: the case's temporary files go. */
 void mm_profile_after_case(long pid);
 

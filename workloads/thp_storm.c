@@ -122,7 +122,6 @@ struct state {
 	long long mthp_stat0[MAX_MTHP][2];
 	bool noted_pressure;	/* thp_storm_pressure said for this case */
 	bool guard;		/* the host guard runs (free page reporting) */
-	bool probe_armed;	/* --probe given: a disturbed storm cannot be retried */
 	long long settle_ms;
 };
 
@@ -567,31 +566,6 @@ static void reset_memory(struct mm_ctx *ctx, struct state *s)
 			r1 < 0 ? strerror(-r1) : "done", r2 < 0 ? strerror(-r2) : "done");
 }
 
-/*
- * Were kernel function counts (--probe) or a profile (--profile) asked
- * for? The core arms them in mm_measure_begin() and has no way to discard
- * what they gathered: a disturbed storm's counts and samples would be
- * added to its retry's. Read from the run's command line.
- */
-static bool probe_requested(const struct mm_ctx *ctx)
-{
-	char path[4200], line[4096];
-	bool armed = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/meta.csv", ctx->run_dir);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "command_line,", 13) &&
-		    ((strstr(line, " --probe ") && !strstr(line, " --probe none")) ||
-		     strstr(line, " --profile")))
-			armed = true;
-	fclose(f);
-	return armed;
-}
-
 static bool reporting_active(char *why, size_t len);
 
 /* Which host guard runs, said once per case in meta.csv. */
@@ -601,7 +575,6 @@ static void note_guard(struct mm_ctx *ctx, struct state *s)
 	char why[200];
 
 	s->guard = reporting_active(why, sizeof(why)) && !off;
-	s->probe_armed = probe_requested(ctx);
 	if (!s->guard) {
 		mm_note(ctx, "thp_storm_guard", "[%s]: none (%s)", mm_case_string(ctx->c),
 			off ? "guard=off" : why);
@@ -609,8 +582,7 @@ static void note_guard(struct mm_ctx *ctx, struct state *s)
 	}
 	mm_note(ctx, "thp_storm_guard", "[%s]: free page reporting (%s): storm memory backed right before the start barrier; a storm during which reported_kib, managed pages or the balloon moved, or steal exceeded %.0f%%, is not emitted and %s",
 		mm_case_string(ctx->c), why, STEAL_MAX_PCT,
-		s->probe_armed ? "fails the case (--probe counts and --profile samples cannot be discarded for a retry)" :
-				 "is run again (up to " GUARD_RETRIES_S " retries, storm_guard_retries)");
+		"is run again (up to " GUARD_RETRIES_S " retries, storm_guard_retries; its --probe counts and --profile samples are discarded)");
 }
 
 static int thp_prepare(struct mm_ctx *ctx)
@@ -1683,10 +1655,10 @@ static void end_attempt(struct state *s, struct mm_team **team)
 }
 
 /*
- * A storm the host disturbed (see the guard) emits nothing: the iteration
- * is set up and stormed again, at most GUARD_RETRIES times, each retry
- * logged; then, or at once when --probe or --profile is armed (what they
- * gathered cannot be discarded), the case fails with the reason.
+ * A storm the host disturbed (see the guard) emits nothing, and what
+ * --probe and --profile gathered during it is discarded: the iteration is
+ * set up and stormed again, at most GUARD_RETRIES times, each retry
+ * logged; then the case fails with the reason.
  */
 static int disturbed(struct mm_ctx *ctx, struct state *s, const struct guard *g,
 		     int retries)
@@ -1694,9 +1666,6 @@ static int disturbed(struct mm_ctx *ctx, struct state *s, const struct guard *g,
 	char it[48];
 
 	iteration_name(ctx, it, sizeof(it));
-	if (s->probe_armed)
-		return mm_fail(ctx, "storm of %s disturbed: %s (its fault_both_mean %.1f us); not retried because the --probe counts or --profile samples of a disturbed storm cannot be discarded",
-			       it, g->why, mean_fault_us(s));
 	if (retries == GUARD_RETRIES)
 		return mm_fail(ctx, "storm of %s disturbed in %d attempts, the last: %s (its fault_both_mean %.1f us; free page reporting: the storm measured the host)",
 			       it, GUARD_RETRIES + 1, g->why, mean_fault_us(s));
@@ -1748,6 +1717,7 @@ again:
 		goto out;
 	}
 	if (s->guard && guard_disturbed(s, &g)) {
+		mm_measure_discard(ctx);
 		ret = disturbed(ctx, s, &g, retries);
 		if (ret != MM_PASS)
 			goto out;
