@@ -5,8 +5,13 @@
 MMRES_SRCS := bench/results.c bench/csvio.c
 MMRES_OBJS := $(MMRES_SRCS:.c=.o)
 MMRES_LIBS := -lcsv
+# The result-set reader (mmcompare, mmplot, mmtrend): results.csv and the
+# files next to it of many runs, read on threads. Not in mmbench.
+MMRS_SRCS := $(wildcard bench/resultset*.c) bench/bigmem.c
+MMRS_OBJS := $(MMRS_SRCS:.c=.o)
+MMRS_LIBS := -lcsv -lm -pthread
 MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
-CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c))
+CORE_SRCS := $(filter-out bench/test_%.c $(MMRS_SRCS),$(wildcard bench/*.c))
 WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
 MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lpthread -lm
@@ -31,4 +36,4 @@ ALL_TARGETS += bench/mmbench
 CHECK_DEPS += bench/mmbench-san
 CLEAN_FILES += bench/mmbench bench/mmbench-san
 
--include $(MMBENCH_OBJS:.o=.d)
+-include $(MMBENCH_OBJS:.o=.d) $(MMRS_OBJS:.o=.d)

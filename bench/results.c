@@ -3,6 +3,7 @@
  * The result schema's tables and rules (results.h). Uses nothing but libc,
  * so every tool that reads or writes result files links it.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "results.h"
@@ -42,6 +43,21 @@ int mm_schema_col(const char *header, const char *name)
 		p = end ? end + 1 : NULL;
 	}
 	return -1;
+}
+
+const char *mm_schema_colname(const char *header, int col, char *buf, size_t len)
+{
+	const char *p = header, *end;
+
+	for (; col > 0 && p; col--)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (!p || col < 0) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	end = strchr(p, ',');
+	snprintf(buf, len, "%.*s", (int)(end ? (size_t)(end - p) : strlen(p)), p);
+	return buf;
 }
 
 int mm_schema_ncols(const char *header)

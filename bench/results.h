@@ -15,6 +15,7 @@
 #define MMBENCH_RESULTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define MM_SCHEMA_VERSION 1
 #define MM_SCHEMA_STR "1"
@@ -82,6 +83,8 @@ extern const struct mm_schema_file mm_schema_files[];
 const char *mm_schema_header(const char *file);
 /* The 0-based position of column NAME in a header line; -1 if absent. */
 int mm_schema_col(const char *header, const char *name);
+/* The name of column COL of a header line into buf ("" if none). */
+const char *mm_schema_colname(const char *header, int col, char *buf, size_t len);
 /* The number of columns of a header line. */
 int mm_schema_ncols(const char *header);
 

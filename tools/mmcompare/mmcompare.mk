@@ -4,9 +4,11 @@
 MMC := tools/mmcompare
 # libcsv reads and quotes CSV; GSL gives the Student t distribution.
 MMC_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
-MMC_CORE := resultset stats compare bigmem
-MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o) $(MMRES_OBJS)
+# The result-set reader and the CSV library are the core's (bench/).
+MMC_CORE := stats compare
+MMC_OBJS := $(MMC_CORE:%=$(MMC)/%.o) $(MMRS_OBJS) $(MMRES_OBJS)
 MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o) \
+	$(MMRS_SRCS:bench/%.c=tests/compare/%.asan.o) \
 	$(MMRES_SRCS:bench/%.c=tests/compare/%.asan.o)
 
 ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot
@@ -49,7 +51,8 @@ tests/compare/%.asan: tests/compare/%.asan.o $(MMC_ASAN_OBJS)
 # libFuzzer needs clang; -O1 keeps the inputs' paths through the parser
 # visible to the coverage instrumentation.
 FUZZ_CC ?= clang
-$(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h $(MMRES_SRCS)
+$(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h $(MMRS_SRCS) \
+		$(MMRES_SRCS) bench/*.h
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -g -O1 -Ibench \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o $@ $(filter %.c,$^) $(MMC_LIBS)

@@ -5,9 +5,10 @@
 # trend marks the same lines mmcompare would.
 
 MMT := tools/mmtrend
-# mmcompare's sources (tools/mmcompare/mmcompare.mk builds their objects).
+# mmcompare's sources (tools/mmcompare/mmcompare.mk builds their objects);
+# the result-set reader is the core's (bench/resultset*.c).
 MMT_MMC := tools/mmcompare
-MMT_MMC_CORE := resultset stats compare bigmem
+MMT_MMC_CORE := stats compare
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
 # stats.o) and the random numbers of mmsynth.
 # -pthread: mmcompare's reader reads runs on threads.
@@ -27,7 +28,8 @@ $(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
 $(MMT)/mmsynth: $(MMT)/mmsynth.o $(MMT_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
-$(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE:%=$(MMT_MMC)/%.o)
+$(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE:%=$(MMT_MMC)/%.o) \
+		$(MMRS_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 # The tests run the ASan/UBSan builds on their bad inputs and crashes.
@@ -35,7 +37,7 @@ $(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
-		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c)
+		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c) $(MMRS_SRCS)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench -o $@ $^ $(MMT_LIBS)
 
 CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san

@@ -7,8 +7,8 @@
  * With huge pages one fault maps 2 MiB. Where THP is off the madvise fails
  * harmlessly and the memory is ordinary.
  */
-#ifndef MMC_BIGMEM_H
-#define MMC_BIGMEM_H
+#ifndef MMBENCH_BIGMEM_H
+#define MMBENCH_BIGMEM_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -44,4 +44,4 @@ void arena_free(struct big_arena *a);
  */
 FILE *big_memstream(struct big_buf *b, size_t *len);
 
-#endif /* MMC_BIGMEM_H */
+#endif /* MMBENCH_BIGMEM_H */

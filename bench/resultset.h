@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Result-set reader shared by mmcompare and mmplot.
+ * Result-set reader shared by mmcompare, mmplot and mmtrend (the core's
+ * results library; the parts are listed in resultset.c).
  *
- * Reads mmbench result directories (schema 1: results.csv, meta.csv and,
- * for mmplot, samples.csv) with libcsv, validates every row, and pools the
+ * Reads mmbench result directories (the schema of results.h: results.csv,
+ * meta.csv, metrics.csv, cases.csv, started.csv and, for mmplot,
+ * samples.csv) with libcsv, validates every row, and pools the
  * measured values into lines keyed by (workload, case, metric), one value
  * array per side. A side is one label: all runs that carry the same label
  * are pooled, which is how iterations from several boots of one kernel add
@@ -13,18 +15,15 @@
  * Every error names the file and line and leaves the set in a state that
  * rs_free() cleans up; nothing here exits or aborts on bad input.
  */
-#ifndef MMC_RESULTSET_H
-#define MMC_RESULTSET_H
+#ifndef MMBENCH_RESULTSET_H
+#define MMBENCH_RESULTSET_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "bigmem.h"
 
-#define RS_SCHEMA "1"
 #define RS_MAX_SIDES 16
-/* Metric names: [A-Za-z0-9_.:], at most this long (the core's rule). */
-#define RS_METRIC_MAX 200
 
 enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
 
@@ -188,4 +187,4 @@ const char *rs_meta_get(const struct rs_run *r, const char *key);
 /* Value of KEY in a canonical case string into buf; false if absent. */
 bool rs_case_get(const char *kase, const char *key, char *buf, size_t len);
 
-#endif /* MMC_RESULTSET_H */
+#endif /* MMBENCH_RESULTSET_H */
