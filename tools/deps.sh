@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages mmbench needs, quietly, only those missing.
 # Usage: tools/deps.sh [--check] [GROUP...]
-#   groups: build (default), test, vm, kbuild, kbuild-test, profile, all
+#   groups: build (default), test, vm, kbuild, kbuild-test, profile, lava, all
+#   (lava: tools/lava/instance; not part of all)
 #   --check  only report; exit 1 and print the apt-get command if any is missing
 set -u
 front_prog=deps.sh
@@ -17,6 +18,9 @@ kbuild_test_pkgs="linux-source-6.1"
 # --profile: perf record/script (Debian's linux-perf; the VM lab carries the
 # host's perf into the guest). Optional: without it a profile is a skip.
 profile_pkgs="linux-perf"
+# tools/lava: a local LAVA instance (server with PostgreSQL, a dispatcher
+# worker, lavacli) and its QEMU devices; curl polls the server's API.
+lava_pkgs="lava-server lava-dispatcher lavacli postgresql curl $vm_pkgs"
 
 check=0
 groups=()
@@ -24,7 +28,7 @@ for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
 	-h|--help) show_help; exit 0 ;;
-	build|test|vm|kbuild|kbuild-test|profile|all) groups+=("$a") ;;
+	build|test|vm|kbuild|kbuild-test|profile|lava|all) groups+=("$a") ;;
 	*) usage_die "unknown argument '$a'" ;;
 	esac
 done
@@ -39,6 +43,7 @@ for g in "${groups[@]}"; do
 	kbuild) want="$want $kbuild_pkgs" ;;
 	kbuild-test) want="$want $kbuild_pkgs $kbuild_test_pkgs" ;;
 	profile) want="$want $profile_pkgs" ;;
+	lava) want="$want $lava_pkgs" ;;
 	all) want="$want $build_pkgs $test_pkgs $vm_pkgs $kbuild_pkgs $kbuild_test_pkgs $profile_pkgs" ;;
 	esac
 done
