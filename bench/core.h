@@ -115,6 +115,10 @@ bool mm_needs_met(unsigned int needs, char *why, size_t len);
 
 int mm_summary(const char *dir);
 
+/* ---- field.c: `mmbench field`, result files for shell scripts */
+
+int mm_field(int argc, char **argv);
+
 /* ---- probes (probe.c) */
 
 /* Validate and keep the --probe list; -1 (message printed) if malformed. */

@@ -434,6 +434,39 @@ int mm_csv_read(struct mm_csv_in *in, const char *dir, const char *name)
 	return in->err[0] ? 1 : 0;
 }
 
+static void rec_row(int c, void *data)
+{
+	(void)c;
+	(void)data;	/* a record's fields accumulate: no row breaks */
+}
+
+int mm_csv_record(struct mm_csv_in *in, const char *line, size_t len)
+{
+	struct csv_parser p;
+	int ret = 0;
+
+	in->nf = 0;
+	in->len = 0;
+	in->toolong = in->oom = false;
+	if (!in->max_field)
+		in->max_field = 4095;
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+		in->oom = true;
+		return -1;
+	}
+	if (csv_parse(&p, line, len, in_field, rec_row, in) != len ||
+	    csv_fini(&p, in_field, rec_row, in) != 0)
+		ret = -1;
+	csv_free(&p);
+	if (in->oom)
+		return -1;
+	for (int i = 0; i < in->nf && i < MM_CSV_MAXF; i++) {
+		in->f[i] = in->buf + in->flen[i];
+		in->flen[i] = strlen(in->f[i]);
+	}
+	return ret;
+}
+
 void mm_csv_free(struct mm_csv_in *in)
 {
 	free(in->buf);

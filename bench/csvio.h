@@ -7,6 +7,7 @@
  *  - mm_csv_read(): a file streamed row by row, constant memory, every row
  *    checked against a schema header (results.h) before the caller sees it;
  *    errors name FILE:LINE. `mmbench summary`, tools/bench/overhead.
+ *  - mm_csv_record(): one record held in memory (the settings journal).
  *  - tab_load(): a whole small file as a table with columns by name
  *    (history.csv, the regressions ledger, meta.csv).
  *  - mm_csv_line(), tab_line(), csvo_*(): one row formatted, quoted by
@@ -125,6 +126,12 @@ struct mm_csv_in {
  * (in->err and in->err_line say how and where).
  */
 int mm_csv_read(struct mm_csv_in *in, const char *dir, const char *name);
+/*
+ * One record held in memory (a line without its newline; a journal's) into
+ * in->f[] and in->nf, with in->max_field as for mm_csv_read() (in->toolong
+ * says a field was cut). 0, or -1 when it is not CSV (in->oom: no memory).
+ */
+int mm_csv_record(struct mm_csv_in *in, const char *line, size_t len);
 void mm_csv_free(struct mm_csv_in *in);
 /* Field COL of the current row ("" beyond the row). */
 const char *mm_csv_get(const struct mm_csv_in *in, int col);

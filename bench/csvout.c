@@ -11,7 +11,6 @@
  * With --mirror, each line also goes to a second file (a serial port in
  * the VM lab) as "@@MM <file> <line>".
  */
-#include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -212,12 +211,12 @@ static const char schema_str[] = MM_SCHEMA_STR;
 void mm_row_ident(const char **f, const struct workload *wl,
 		  const struct mm_case *c)
 {
-	f[0] = schema_str;
-	f[1] = mm_run.run_id;
-	f[2] = mm_run.label;
-	f[3] = mm_run.kernel;
-	f[4] = wl->name;
-	f[5] = mm_case_string(c);
+	f[MM_COL_SCHEMA] = schema_str;
+	f[MM_COL_RUN_ID] = mm_run.run_id;
+	f[MM_COL_LABEL] = mm_run.label;
+	f[MM_COL_KERNEL] = mm_run.kernel;
+	f[MM_COL_WORKLOAD] = wl->name;
+	f[MM_COL_CASE] = mm_case_string(c);
 }
 
 /* ---- metrics.csv: each (workload, metric) of the run once, with its role */
@@ -256,45 +255,22 @@ static bool seen_has(const char *wl, const char *metric)
 	return false;
 }
 
-struct seen_parse {
-	int col;
-	char wl[128], metric[256];
-	bool header;
-};
-
-static void seen_field(void *s, size_t len, void *arg)
+static void seen_row(struct mm_csv_in *in, void *arg)
 {
-	struct seen_parse *p = arg;
-
-	if (p->col == 1)
-		snprintf(p->wl, sizeof(p->wl), "%.*s", (int)len, (const char *)s);
-	else if (p->col == 2)
-		snprintf(p->metric, sizeof(p->metric), "%.*s", (int)len, (const char *)s);
-	p->col++;
-}
-
-static void seen_row(int c, void *arg)
-{
-	struct seen_parse *p = arg;
-
-	(void)c;
-	if (!p->header && p->col >= 3)
-		seen_add(p->wl, p->metric);
-	p->header = false;
-	p->col = 0;
+	(void)arg;
+	seen_add(mm_csv_get(in, MM_MET_WORKLOAD), mm_csv_get(in, MM_MET_METRIC));
 }
 
 /*
  * The metrics an earlier case of this run already listed (a run directory
  * is appended to by one case child after another): read once per process.
+ * A metrics.csv that cannot be read costs duplicate rows, never a result.
  */
 static void seen_load(void)
 {
-	struct seen_parse sp = { .header = true };
-	struct csv_parser p;
-	char path[4200], buf[8192];
-	size_t n;
-	FILE *f;
+	struct mm_csv_in in = {
+		.prog = "mmbench", .header = MM_METRICS_HEADER, .row = seen_row,
+	};
 
 	if (seen.pid == getpid())
 		return;
@@ -302,18 +278,8 @@ static void seen_load(void)
 		free(seen.keys[i]);
 	seen.n = 0;
 	seen.pid = getpid();
-	snprintf(path, sizeof(path), "%s/metrics.csv", mm_run.dir);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (csv_init(&p, CSV_APPEND_NULL) == 0) {
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			if (csv_parse(&p, buf, n, seen_field, seen_row, &sp) != n)
-				break;
-		csv_fini(&p, seen_field, seen_row, &sp);
-		csv_free(&p);
-	}
-	fclose(f);
+	mm_csv_read(&in, mm_run.dir, "metrics.csv");
+	mm_csv_free(&in);
 }
 
 static const struct mm_metric *metric_find(const struct workload *wl, const char *metric)
@@ -330,21 +296,21 @@ static int metric_declare(const struct workload *wl, const char *metric,
 			  const char *unit, enum mm_better better, enum mm_role role,
 			  bool timed, const char *claim)
 {
-	const char *f[8];
+	const char *f[MM_MET_NCOLS];
 	int ret;
 
 	seen_load();
 	if (seen_has(wl->name, metric))
 		return 0;
-	f[0] = schema_str;
-	f[1] = wl->name;
-	f[2] = metric;
-	f[3] = unit;
-	f[4] = better_str(better);
-	f[5] = role == MM_EVIDENCE ? "evidence" : "context";
-	f[6] = timed ? "1" : "0";
-	f[7] = claim ? claim : "";
-	ret = mm_csv_append_fields("metrics.csv", MM_METRICS_HEADER, f, 8);
+	f[MM_MET_SCHEMA] = schema_str;
+	f[MM_MET_WORKLOAD] = wl->name;
+	f[MM_MET_METRIC] = metric;
+	f[MM_MET_UNIT] = unit;
+	f[MM_MET_BETTER] = better_str(better);
+	f[MM_MET_ROLE] = role == MM_EVIDENCE ? "evidence" : "context";
+	f[MM_MET_TIMED] = timed ? "1" : "0";
+	f[MM_MET_CLAIM] = claim ? claim : "";
+	ret = mm_csv_append_fields("metrics.csv", MM_METRICS_HEADER, f, MM_MET_NCOLS);
 	if (ret == 0)
 		ret = seen_add(wl->name, metric);
 	return ret;
@@ -363,7 +329,7 @@ int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 	const struct mm_metric *m = metric_find(ctx->wl, metric);
 	bool timed = mm_unit_timed(unit);
 	char iter[16], val[64];
-	const char *f[11];
+	const char *f[MM_RES_NCOLS];
 	int ret;
 
 	if (!mm_metric_name_ok(metric)) {
@@ -393,19 +359,19 @@ int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
 	snprintf(val, sizeof(val), "%.12g", value);
 	mm_row_ident(f, ctx->wl, ctx->c);
-	f[6] = iter;
-	f[7] = metric;
-	f[8] = val;
-	f[9] = unit;
-	f[10] = better_str(better);
+	f[MM_RES_ITERATION] = iter;
+	f[MM_RES_METRIC] = metric;
+	f[MM_RES_VALUE] = val;
+	f[MM_RES_UNIT] = unit;
+	f[MM_RES_BETTER] = better_str(better);
 	return mm_csv_append_fields(ctx->warmup ? "warmup.csv" : "results.csv",
-				    MM_RESULTS_HEADER, f, 11);
+				    MM_RESULTS_HEADER, f, MM_RES_NCOLS);
 }
 
 int mm_sample(struct mm_ctx *ctx, int task, const char *cls, uint64_t ns)
 {
 	char iter[16], t[16], v[32];
-	const char *f[10];
+	const char *f[MM_SAMP_NCOLS];
 
 	if (ctx->warmup)
 		return 0;
@@ -413,11 +379,11 @@ int mm_sample(struct mm_ctx *ctx, int task, const char *cls, uint64_t ns)
 	snprintf(t, sizeof(t), "%d", task);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)ns);
 	mm_row_ident(f, ctx->wl, ctx->c);
-	f[6] = iter;
-	f[7] = t;
-	f[8] = cls;
-	f[9] = v;
-	return mm_csv_append_fields("samples.csv", MM_SAMPLES_HEADER, f, 10);
+	f[MM_SAMP_ITERATION] = iter;
+	f[MM_SAMP_TASK] = t;
+	f[MM_SAMP_CLASS] = cls;
+	f[MM_SAMP_VALUE_NS] = v;
+	return mm_csv_append_fields("samples.csv", MM_SAMPLES_HEADER, f, MM_SAMP_NCOLS);
 }
 
 int mm_note(struct mm_ctx *ctx, const char *key, const char *fmt, ...)

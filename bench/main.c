@@ -32,6 +32,8 @@ static void usage(FILE *f)
 	      "       mmbench restore RUN_DIR\n"
 	      "       mmbench summary RUN_DIR\n"
 	      "       mmbench check-label LABEL\n"
+	      "       mmbench field [--where COL=VALUE] [--last] [--lines] FILE COLUMN...\n"
+	      "       mmbench field --header FILE | --csv VALUE... | --schema\n"
 	      "options for run and suite:\n"
 	      "  -i, --iterations N   measured iterations per case (default 5)\n"
 	      "  -w, --warmups N      warm-up iterations per case, reported in\n"
@@ -968,6 +970,8 @@ int main(int argc, char **argv)
 		return mm_summary(argv[2]);
 	if (strcmp(cmd, "check-label") == 0 && argc == 3)
 		return cmd_check_label(argv[2]);
+	if (strcmp(cmd, "field") == 0)
+		return mm_field(argc - 1, argv + 1);
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
 	    strcmp(cmd, "help") == 0) {
 		usage(stdout);

@@ -22,7 +22,6 @@
  * first change until its last process is gone (the case's tasks inherit
  * it); a restore takes it first, so no knob can change after a restore.
  */
-#include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -162,25 +161,6 @@ int mm_setting_path_check(const char *path, char *why, size_t len)
 	return 0;
 }
 
-static void jr_field(void *s, size_t len, void *data)
-{
-	struct journal *j = data;
-
-	if (j->nf < 3) {
-		if (len >= sizeof(j->field[0]))
-			j->toolong = true;
-		snprintf(j->field[j->nf], sizeof(j->field[0]), "%.*s", (int)len,
-			 (const char *)s);
-	}
-	j->nf++;
-}
-
-static void jr_row(int c, void *data)
-{
-	(void)c;
-	(void)data;
-}
-
 static struct knob *find_knob(struct journal *j, const char *path)
 {
 	for (int i = 0; i < j->n; i++)
@@ -235,7 +215,7 @@ static void jr_apply(struct journal *j)
 static void journal_line(struct journal *j, const char *path, long lineno,
 			 const char *line, size_t len)
 {
-	struct csv_parser p;
+	struct mm_csv_in in = { .max_field = sizeof(j->field[0]) - 1 };
 	char why[600];
 	const char *bad;
 
@@ -243,15 +223,16 @@ static void journal_line(struct journal *j, const char *path, long lineno,
 	j->toolong = false;
 	if (memchr(line, '\0', len)) {
 		bad = "NUL byte";
-	} else if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		bad = "out of memory";
+	} else if (mm_csv_record(&in, line, len) < 0) {
+		bad = in.oom ? "out of memory" : "not a CSV record";
 	} else {
-		if (csv_parse(&p, line, len, jr_field, jr_row, j) != len ||
-		    csv_fini(&p, jr_field, jr_row, j) != 0)
-			j->nf = -1;
-		csv_free(&p);
-		bad = j->nf < 0 ? "not a CSV record" : record_invalid(j, why, sizeof(why));
+		j->nf = in.nf;
+		j->toolong = in.toolong;
+		for (int i = 0; i < 3 && i < in.nf; i++)
+			snprintf(j->field[i], sizeof(j->field[0]), "%s", in.f[i]);
+		bad = record_invalid(j, why, sizeof(why));
 	}
+	mm_csv_free(&in);
 	if (bad) {
 		fprintf(stderr, "mmbench: %s:%ld: %s; record ignored\n", path, lineno, bad);
 		j->bad++;

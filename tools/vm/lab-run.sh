@@ -168,17 +168,11 @@ build_initramfs()
 	chmod 755 "$wd/initrd.cpio"
 }
 
-# One CSV field: quoted, with "" for ", when it holds a quote, comma or
-# line break (RFC 4180, as libcsv writes it).
-csv_field()
+# One CSV row of the arguments, quoted as mmbench writes rows (the row
+# writer of the guest's own mmbench, which the host runs too).
+csv_row()
 {
-	local v=$1
-
-	if [[ $v == *[\",$'\n\r']* ]]; then
-		v=${v//\"/\"\"}
-		v="\"$v\""
-	fi
-	printf '%s' "$v"
+	"$mmbench_bin" field --csv "$@"
 }
 
 # The host's facts about the run, for the record: always vm_status and the
@@ -189,14 +183,14 @@ host_meta()
 
 	if [ ! -s "$dir/meta.csv" ]; then
 		{
-			echo "key,value"
-			echo "schema,1"
-			echo "run_id,$(csv_field "$run_id")"
-			echo "label,$(csv_field "$label")"
-			echo "kernel_release,$(csv_field "$rel")"
+			"$mmbench_bin" field --header meta.csv
+			csv_row schema "$("$mmbench_bin" field --schema)"
+			csv_row run_id "$run_id"
+			csv_row label "$label"
+			csv_row kernel_release "$rel"
 			awk 'prev == "--meta" { print } { prev = $0 }' "$wd/args" |
 				while IFS= read -r kv; do
-					echo "$(csv_field "${kv%%=*}"),$(csv_field "${kv#*=}")"
+					csv_row "${kv%%=*}" "${kv#*=}"
 				done
 		} >>"$dir/meta.csv"
 	fi
@@ -222,33 +216,34 @@ host_meta()
 # started row is the one left over when started.csv has one row more.
 close_unfinished()
 {
-	local dir=$1 wd=$2 why=$3 ns nc row start t0 total dur="" what
+	local dir=$1 wd=$2 why=$3 ns nc start t0 total dur="" what
+	local f
 
 	what="the guest died during this case"
 	[ "$(cat "$wd/status" 2>/dev/null)" = interrupted ] &&
 		what="the run was interrupted during this case"
 
 	[ -s "$dir/started.csv" ] || return 0
-	ns=$(($(wc -l <"$dir/started.csv") - 1))
+	# rows, not lines: a quoted field may hold a line break
+	ns=$("$mmbench_bin" field "$dir/started.csv" case | wc -l)
 	nc=0
-	[ -s "$dir/cases.csv" ] && nc=$(($(wc -l <"$dir/cases.csv") - 1))
+	[ -s "$dir/cases.csv" ] && nc=$("$mmbench_bin" field "$dir/cases.csv" case | wc -l)
 	[ "$ns" -gt "$nc" ] || return 0
-	row=$(tail -n 1 "$dir/started.csv")
-	start=$(date -u -d "${row##*,}" +%s 2>/dev/null)
+	# schema run_id label kernel workload case start_time, one a line
+	mapfile -t f < <("$mmbench_bin" field --last --lines "$dir/started.csv" \
+		schema run_id label kernel workload case start_time)
+	[ "${#f[@]}" -eq 7 ] || return 0
+	start=$(date -u -d "${f[6]}" +%s 2>/dev/null)
 	t0=$(sed -n 's/^qemu_start_epoch_s=//p' "$wd/timings")
 	total=$(sed -n 's/^total_s=//p' "$wd/timings")
 	if [ -n "$start" ] && [ -n "$t0" ] && [ -n "$total" ]; then
 		dur=$(awk -v s="$start" -v a="$t0" -v b="$total" \
 			'BEGIN { d = a + b - s; if (d >= 0) printf "%.3f", d }')
 	fi
-	[ -s "$dir/cases.csv" ] ||
-		echo "schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s" \
-			>"$dir/cases.csv"
-	# started.csv's row up to start_time (a bare timestamp, never quoted)
-	# is cases.csv's first six fields, already CSV.
-	echo "${row%,*},fail,$(csv_field "$what: $why"),0,$dur" \
-		>>"$dir/cases.csv"
-	printf '%s [%s]\n' "$(cut -d, -f5 <<<"$row")" "$(cut -d, -f6 <<<"$row")"
+	[ -s "$dir/cases.csv" ] || "$mmbench_bin" field --header cases.csv >"$dir/cases.csv"
+	# cases.csv's row: started.csv's first six fields, then the outcome
+	csv_row "${f[@]:0:6}" fail "$what: $why" 0 "$dur" >>"$dir/cases.csv"
+	printf '%s [%s]\n' "${f[4]}" "${f[5]}"
 }
 
 # Record a failed guest in run.log, and tell the user: what happened and
