@@ -200,7 +200,7 @@ fetch_job()
 			echo "lava: last console lines:"
 			grep -v '^@@MMLAVA [0-9]' "$jd/console" | tail -n 20 | sed 's/^/lava: | /'
 		} >>"$run_dir/run.log"
-		vm_log "job $id: FAILED: $run_why; last console lines:"
+		vm_log "FAILED: $run_why; last console lines:"
 		grep -v '^@@MMLAVA [0-9]' "$jd/console" | tail -n 20 | sed 's/^/  | /' >&2
 	else
 		echo "lava: job $id on $j_device ($j_type): $j_health" >>"$run_dir/run.log"
