@@ -280,7 +280,8 @@ collect_all()
 				[ -n "${done_[$id]:-}" ] || lava_cli jobs cancel "$id" >/dev/null 2>&1
 			done
 			cancelled=1
-			deadline=$((SECONDS + 300))
+			# timeout(1) -k and batch systems give a minute before SIGKILL
+			deadline=$((SECONDS + 50))
 		fi
 		if [ "$SECONDS" -ge "$deadline" ]; then
 			vm_log "stopped waiting after $wait_timeout s; the jobs go on: tools/lava/lava collect ${ids[*]}"
