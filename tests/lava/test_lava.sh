@@ -91,7 +91,7 @@ lava_cli jobs show "$id" --yaml >"$t/show" 2>&1
 # measurements (what its web UI shows).
 lava_cli results "$id" --yaml >"$t/results" 2>&1
 grep -q 'name: 01.pageout.backing_file' "$t/results" &&
-	grep -A8 'name: 01.pageout.pages_out_per_s' "$t/results" | grep -q "measurement: '*[0-9]" &&
+	grep -B8 'name: 01.pageout.pages_out_per_s' "$t/results" | grep -q "measurement: '*[0-9]" &&
 	grep -q 'name: mmbench' "$t/results" &&
 	pass "LAVA: the case is a test case, pages_out_per_s a measurement" ||
 	fail "LAVA: results" "$(grep 'name:' "$t/results" | tr '\n' ' ')"

@@ -111,7 +111,7 @@ new_run_dir()
 # failed, empty when it did not).
 fetch_job()
 {
-	local id=$1 jd=$wd/job.$1 why= label run_id rel gexit kase row accel worker uri
+	local id=$1 jd=$wd/job.$1 why= label run_id rel gexit kase row accel worker uri reason panic
 
 	run_dir= run_rc=1 run_why=
 	job_show "$id" || { run_why="LAVA does not know job $id"; return 1; }
@@ -189,7 +189,14 @@ fetch_job()
 			run_why="LAVA job $id completed without mmbench's exit status"
 		fi ;;
 	*)
-		run_why="LAVA job $id is $j_health: $(job_failure "$jd/log.yaml")"
+		reason=$(job_failure "$jd/log.yaml")
+		if [ -z "$reason" ] && [ "$j_health" = Canceled ]; then
+			reason="cancelled before it finished (lavacli jobs cancel, the web UI, or tools/lava/lava stopped by a signal)"
+		fi
+		run_why="LAVA job $id is $j_health: ${reason:-its log gives no reason}"
+		# The guest's own last word, when its kernel said why it died.
+		panic=$(grep -o 'Kernel panic - not syncing: .*' "$jd/console" | tail -n 1 | cut -c1-200)
+		[ -n "$panic" ] && run_why="$run_why; the guest's kernel: $panic"
 		[ -n "$why" ] || run_why="$run_why (the run directory came back before it ended)" ;;
 	esac
 	if [ -n "$run_why" ]; then
