@@ -6,7 +6,8 @@
 # and read by mmbench summary and mmcompare like a local one; the job's test
 # cases and measurements in LAVA; a base/patched pair on the two workers at
 # the same time, compared; an Incomplete job (a guest that panics) and a
-# Canceled one, each a failed run with LAVA's reason.
+# Canceled one, each a failed run with LAVA's reason; SIGTERM while a job
+# runs cancels it.
 # Costly (packages, the server, TCG guests): it runs under `make check-lava`
 # (MMBENCH_LAVA_TEST=1), and is a skip in `make check`.
 . "$(dirname "$0")/../lib.sh"
@@ -149,5 +150,23 @@ if [[ $id =~ ^[0-9]+$ ]]; then
 		fail "cancelled" "rc=$rc dir=$d health=$(meta "$d" lava_health) $(tail -n 5 "$t/err")"
 else
 	fail "cancelled: submit" "$(tail -n 5 "$t/err")"
+fi
+# ---- stopped by SIGTERM while its job runs: the job is cancelled, what it
+# sent is kept as a failed run, and the exit status is 128+15
+"$lava" run --kernel bookworm --suite "$t/tiny" --out "$t/term" >"$t/out" 2>"$t/err" &
+pid=$!
+if wait_until 900 grep -q ': Running on ' "$t/err"; then
+	kill -TERM "$pid"
+	wait_until 120 eval '! kill -0 $pid 2>/dev/null' || kill -KILL "$pid"
+	wait "$pid"
+	rc=$?
+	d=$(sed -n 's/^results: //p' "$t/out" | tail -n 1)
+	# Canceling: the worker had not yet noticed within the 50 s given
+	[ "$rc" = 143 ] && [ -d "$d" ] && [[ $(meta "$d" lava_health) == Cancel* ]] &&
+		pass "SIGTERM: job cancelled, a failed run kept, exit 143" ||
+		fail "SIGTERM" "rc=$rc dir=$d health=$(meta "$d" lava_health) $(tail -n 5 "$t/err")"
+else
+	kill -TERM "$pid" 2>/dev/null; wait "$pid"
+	fail "SIGTERM: the job never ran" "$(tail -n 5 "$t/err")"
 fi
 finish

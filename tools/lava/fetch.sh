@@ -115,7 +115,11 @@ fetch_job()
 
 	run_dir= run_rc=1 run_why=
 	job_show "$id" || { run_why="LAVA does not know job $id"; return 1; }
-	if [ "$j_state" != Finished ]; then
+	# Stopped by a signal, a job that is still cancelling is fetched as it
+	# is (the worker notices a cancel at its next ping, up to ~45 s here).
+	if [ "$j_state" = Canceling ] && [ -n "${interrupted:-}" ]; then
+		j_health=Canceling
+	elif [ "$j_state" != Finished ]; then
 		run_why="job $id is $j_state, not finished"
 		vm_log "$run_why"
 		return 1
@@ -190,7 +194,7 @@ fetch_job()
 		fi ;;
 	*)
 		reason=$(job_failure "$jd/log.yaml")
-		if [ -z "$reason" ] && [ "$j_health" = Canceled ]; then
+		if [ -z "$reason" ] && [[ $j_health == Cancel* ]]; then
 			reason="cancelled before it finished (lavacli jobs cancel, the web UI, or tools/lava/lava stopped by a signal)"
 		fi
 		run_why="LAVA job $id is $j_health: ${reason:-its log gives no reason}"
@@ -253,8 +257,9 @@ interrupted= signum=
 on_signal()
 {
 	[ -n "$interrupted" ] && return
+	# Only noted here: the trap may run inside a command whose output is
+	# redirected (a log read); the loop says it.
 	interrupted=$1 signum=$2
-	vm_log "stopped by SIG$1: cancelling the jobs, keeping what they sent"
 }
 
 # Wait for every job in ids[] (state changes and case progress on stderr),
@@ -283,6 +288,7 @@ collect_all()
 		done
 		[ "$pending" = 0 ] && break
 		if [ -n "$interrupted" ] && [ "$cancelled" = 0 ]; then
+			vm_log "stopped by SIG$interrupted: cancelling the jobs, keeping what they sent"
 			for id in "${ids[@]}"; do
 				[ -n "${done_[$id]:-}" ] || lava_cli jobs cancel "$id" >/dev/null 2>&1
 			done
@@ -290,7 +296,10 @@ collect_all()
 			# timeout(1) -k and batch systems give a minute before SIGKILL
 			deadline=$((SECONDS + 50))
 		fi
-		if [ "$SECONDS" -ge "$deadline" ]; then
+		if [ "$SECONDS" -ge "$deadline" ] && [ -n "$interrupted" ]; then
+			vm_log "a job is still cancelling: fetching what it sent so far"
+			break
+		elif [ "$SECONDS" -ge "$deadline" ]; then
 			vm_log "stopped waiting after $wait_timeout s; the jobs go on: tools/lava/lava collect ${ids[*]}"
 			return 1
 		fi
@@ -298,6 +307,7 @@ collect_all()
 	done
 	dirs=() kdir=() kwhy=()
 	for i in "${!ids[@]}"; do
+		[ -n "${done_[${ids[$i]}]:-}" ] || [ -n "$interrupted" ] || { rc_all=1; continue; }
 		fetch_job "${ids[$i]}"
 		rc=$run_rc
 		kdir[$i]=$run_dir kwhy[$i]=$run_why
