@@ -105,6 +105,18 @@ grep -q '^mmlava: lava-test-case 01\.pageout\.backing_file_dir__duration_s_0\.2_
 ! grep 'lava-test-case' "$t/console" | grep -q 'loops_per_s_per_instance' &&
 	pass "guest-run: context metrics are not measurements" || fail "guest-run: context metric reported"
 
+# A real host without mmbench: the runner fetches the bundle and runs it.
+if "$lava" bundle -o "$t/bundle.tgz" 2>"$t/e" && command -v curl >/dev/null &&
+	! command -v mmbench >/dev/null && [ ! -e /usr/bin/mmbench ]; then
+	env -u MMBENCH_BIN MMBENCH_BUNDLE_URL="file://$t/bundle.tgz" $sh "$TOP/tools/lava/guest-run" \
+		"$t/suite" "$t/args" "$t/gb" >"$t/cb" 2>&1
+	grep -q '^@@MMLAVA exit 0$' "$t/cb" && [ -s "$t/gb/run/results.csv" ] &&
+		pass "bundle: a host without mmbench runs the suite from --bundle-url" ||
+		fail "bundle" "$(grep -v '^@@MMLAVA [0-9]' "$t/cb" | tail -n 5)"
+else
+	skip "bundle" "no curl, or an mmbench on PATH or in /usr/bin would be used instead"
+fi
+
 # The trip home (tools/lava/fetch.sh's unpack_payload on the log's lines).
 vm_prog=test wd=$t root=$t/root
 . "$TOP/tools/lava/lib.sh"
