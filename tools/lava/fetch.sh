@@ -111,11 +111,15 @@ new_run_dir()
 # failed, empty when it did not).
 fetch_job()
 {
-	local id=$1 jd=$wd/job.$1 why= label run_id rel gexit kase row accel worker uri
+	local id=$1 jd=$wd/job.$1 why= label run_id rel gexit kase row accel worker uri reason panic
 
 	run_dir= run_rc=1 run_why=
 	job_show "$id" || { run_why="LAVA does not know job $id"; return 1; }
-	if [ "$j_state" != Finished ]; then
+	# Stopped by a signal, a job that is still cancelling is fetched as it
+	# is (the worker notices a cancel at its next ping, up to ~45 s here).
+	if [ "$j_state" = Canceling ] && [ -n "${interrupted:-}" ]; then
+		j_health=Canceling
+	elif [ "$j_state" != Finished ]; then
 		run_why="job $id is $j_state, not finished"
 		vm_log "$run_why"
 		return 1
@@ -189,7 +193,14 @@ fetch_job()
 			run_why="LAVA job $id completed without mmbench's exit status"
 		fi ;;
 	*)
-		run_why="LAVA job $id is $j_health: $(job_failure "$jd/log.yaml")"
+		reason=$(job_failure "$jd/log.yaml")
+		if [ -z "$reason" ] && [[ $j_health == Cancel* ]]; then
+			reason="cancelled before it finished (lavacli jobs cancel, the web UI, or tools/lava/lava stopped by a signal)"
+		fi
+		run_why="LAVA job $id is $j_health: ${reason:-its log gives no reason}"
+		# The guest's own last word, when its kernel said why it died.
+		panic=$(grep -o 'Kernel panic - not syncing: .*' "$jd/console" | tail -n 1 | cut -c1-200)
+		[ -n "$panic" ] && run_why="$run_why; the guest's kernel: $panic"
 		[ -n "$why" ] || run_why="$run_why (the run directory came back before it ended)" ;;
 	esac
 	if [ -n "$run_why" ]; then
@@ -200,7 +211,7 @@ fetch_job()
 			echo "lava: last console lines:"
 			grep -v '^@@MMLAVA [0-9]' "$jd/console" | tail -n 20 | sed 's/^/lava: | /'
 		} >>"$run_dir/run.log"
-		vm_log "job $id: FAILED: $run_why; last console lines:"
+		vm_log "FAILED: $run_why; last console lines:"
 		grep -v '^@@MMLAVA [0-9]' "$jd/console" | tail -n 20 | sed 's/^/  | /' >&2
 	else
 		echo "lava: job $id on $j_device ($j_type): $j_health" >>"$run_dir/run.log"
@@ -246,8 +257,9 @@ interrupted= signum=
 on_signal()
 {
 	[ -n "$interrupted" ] && return
+	# Only noted here: the trap may run inside a command whose output is
+	# redirected (a log read); the loop says it.
 	interrupted=$1 signum=$2
-	vm_log "stopped by SIG$1: cancelling the jobs, keeping what they sent"
 }
 
 # Wait for every job in ids[] (state changes and case progress on stderr),
@@ -276,13 +288,18 @@ collect_all()
 		done
 		[ "$pending" = 0 ] && break
 		if [ -n "$interrupted" ] && [ "$cancelled" = 0 ]; then
+			vm_log "stopped by SIG$interrupted: cancelling the jobs, keeping what they sent"
 			for id in "${ids[@]}"; do
 				[ -n "${done_[$id]:-}" ] || lava_cli jobs cancel "$id" >/dev/null 2>&1
 			done
 			cancelled=1
-			deadline=$((SECONDS + 300))
+			# timeout(1) -k and batch systems give a minute before SIGKILL
+			deadline=$((SECONDS + 50))
 		fi
-		if [ "$SECONDS" -ge "$deadline" ]; then
+		if [ "$SECONDS" -ge "$deadline" ] && [ -n "$interrupted" ]; then
+			vm_log "a job is still cancelling: fetching what it sent so far"
+			break
+		elif [ "$SECONDS" -ge "$deadline" ]; then
 			vm_log "stopped waiting after $wait_timeout s; the jobs go on: tools/lava/lava collect ${ids[*]}"
 			return 1
 		fi
@@ -290,6 +307,7 @@ collect_all()
 	done
 	dirs=() kdir=() kwhy=()
 	for i in "${!ids[@]}"; do
+		[ -n "${done_[${ids[$i]}]:-}" ] || [ -n "$interrupted" ] || { rc_all=1; continue; }
 		fetch_job "${ids[$i]}"
 		rc=$run_rc
 		kdir[$i]=$run_dir kwhy[$i]=$run_why
