@@ -14,7 +14,7 @@ MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || e
 CORE_SRCS := $(filter-out bench/test_%.c $(MMRS_SRCS),$(wildcard bench/*.c))
 WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
-MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lpthread -lm
+MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lgsl -lgslcblas -lpthread -lm
 
 # The version string changes with every commit: only main.o/sysinfo.o see it.
 bench/sysinfo.o: CFLAGS += -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"'

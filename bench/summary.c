@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "core.h"
 #include "driver.h"
 
@@ -33,6 +35,7 @@ struct row_acc {
 	char better[8];
 	int n;
 	double sum, sumsq;
+	double min, max;
 };
 
 /* The columns read, found by name in the schema's headers. */
@@ -130,14 +133,41 @@ static void results_row(struct mm_csv_in *in, void *arg)
 		return;
 	snprintf(a->unit, sizeof(a->unit), "%s", F(unit));
 	snprintf(a->better, sizeof(a->better), "%s", better);
+	if (a->n == 0 || v < a->min)
+		a->min = v;
+	if (a->n == 0 || v > a->max)
+		a->max = v;
 	a->n++;
 	a->sum += v;
 	a->sumsq += v * v;
 }
 
+/*
+ * The minimum detectable change, in % of the mean: the smallest difference
+ * a comparison of this run with another one like it (same N, same spread)
+ * could call significant: the half-width of Welch's 95% interval of the
+ * difference, t(0.975, 2N-2) * sd * sqrt(2/N), as mmcompare prints beside
+ * a "same". "exact" when no iteration differs (N >= 3: any change shows).
+ */
+static void fmt_mdc(char *buf, size_t len, int n, double mean, double var, bool same)
+{
+	double t;
+
+	if (n >= 3 && same) {
+		snprintf(buf, len, "exact");
+		return;
+	}
+	if (n < 2 || mean == 0 || !(var >= 0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	t = gsl_cdf_tdist_Pinv(0.975, 2.0 * n - 2);
+	snprintf(buf, len, "%.2f%%", 100.0 * t * sqrt(var) * sqrt(2.0 / n) / fabs(mean));
+}
+
 static void print_acc(const struct row_acc *a)
 {
-	char key[2400], *wl, *cs, *metric;
+	char key[2400], mdc[32], *wl, *cs, *metric;
 	double mean = a->sum / a->n, var = 0;
 
 	snprintf(key, sizeof(key), "%s", a->key);
@@ -145,11 +175,12 @@ static void print_acc(const struct row_acc *a)
 	cs = strtok(NULL, "\t");
 	metric = strtok(NULL, "\t");
 	if (a->n > 1)
-		var = (a->sumsq - a->n * mean * mean) / (a->n - 1);
-	printf("%-10s %-28s %14.4g %-9s %6.2f%% %3d  %s\n", wl ? wl : "",
+		var = fmax(0, (a->sumsq - a->n * mean * mean) / (a->n - 1));
+	fmt_mdc(mdc, sizeof(mdc), a->n, mean, var, a->min == a->max);
+	printf("%-10s %-28s %14.4g %-9s %6.2f%% %8s %3d  %s\n", wl ? wl : "",
 	       metric ? metric : "", mean, a->unit,
 	       mean != 0 && var > 0 ? 100.0 * sqrt(var) / fabs(mean) : 0.0,
-	       a->n, cs ? cs : "");
+	       mdc, a->n, cs ? cs : "");
 }
 
 /* cases.csv: one row per case that ended */
@@ -311,12 +342,13 @@ int mm_summary(const char *dir)
 		return MM_USAGE;
 	}
 	if (res == 0) {
-		printf("%-10s %-28s %14s %-9s %7s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
-		       "UNIT", "CoV", "N", "CASE");
+		printf("%-10s %-28s %14s %-9s %7s %8s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
+		       "UNIT", "CoV", "MDC", "N", "CASE");
 		for (int i = 0; i < r->nacc; i++)
 			print_acc(&r->acc[i]);
 		if (r->bad)
 			printf("(%d rows with a value that is not finite ignored)\n", r->bad);
+		printf("MDC: the smallest change a comparison with another run like this one (same N, same spread) could call significant (95%%); a \"no change\" below it means too noisy to tell\n");
 	} else {
 		printf("no results.csv: no case measured anything\n");
 	}

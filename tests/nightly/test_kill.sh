@@ -11,8 +11,8 @@ d=$(tmpdir)
 trap 'rm -rf "$d"' EXIT
 [ -x "$MMBENCH" ] || { skip "nightly kill" "no $MMBENCH (make)"; exit 4; }
 # A suite far longer than the test waits: a kill always lands mid-suite,
-# however slow the machine (the SIGKILL part shortens it and stops the
-# orphan by hand instead).
+# however slow the machine (the SIGKILL part stops the orphan by hand, then
+# ends it with SIGTERM: it never ends on its own in between).
 suite_of() { echo "pageout -p instances=1 -p size_mb=4 -p duration_s=0.3 -i $1 -w 0" >"$d/tiny.suite"; }
 suite_of 200
 write_conf "$d" <<'EOF2'
@@ -75,7 +75,7 @@ done
 check "nightly_loadavg is three load averages" \
 	grep -Eq '^[0-9.]+ [0-9.]+ [0-9.]+$' <<<"$("$MMHISTORY" meta-get "$run/meta.csv" nightly_loadavg)"
 
-suite_of 12
+suite_of 200
 if ! start_mid; then
 	fail "SIGKILL: suite reached its first rows" "$(cat "$d/out")"
 	kill "$pid" 2>/dev/null
@@ -93,8 +93,9 @@ check "SIGKILL: the orphaned suite keeps the lock (exit $rc)" test "$rc" -eq 75
 check "SIGKILL: the refusal names the orphaned driver as the holder" \
 	grep -q "another nightly run holds .*nightly.lock (pid [0-9]* (timeout -k 60, uid $(id -u), since " "$d/out2"
 kill -CONT $drv 2>/dev/null
+kill -TERM $drv 2>/dev/null
 gone $drv
-check "SIGKILL: the orphaned suite ends by itself" test -z "$(drivers)"
+check "SIGKILL: the orphaned suite ends when stopped" test -z "$(drivers)"
 sed -i 's/^need_mem_mb = .*/need_mem_mb = 99999999/' "$d/n.conf"
 "$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
 rc=$?
