@@ -10,9 +10,9 @@
  *
  * Each file is checked before anything is printed (mm_csv_read(), by the
  * schema of results.h): its header must be the schema's, every row must
- * have the header's number of fields, a value a
- * decimal number, a direction lower/higher/info, a status one of the four;
- * a NUL byte or a field too long to hold is an error. The first error is
+ * have the header's number of fields, a value a decimal number, a
+ * direction lower/higher/info, a status one of the four; a NUL byte or a
+ * field too long to hold is an error. The first error is
  * printed as FILE:LINE: what, and the exit status is 2. An unterminated
  * last line (a write torn by a crash) is not a row: it is named and left out.
  */
@@ -38,7 +38,10 @@ struct row_acc {
 	double min, max;
 };
 
-/* The columns read, found by name in the schema's headers. */
+/*
+ * The columns read, found by name in the schema's headers (workload and
+ * case lead every per-case file: MM_KEY_COLUMNS).
+ */
 static struct {
 	int wl, kase, metric, value, unit, better;	/* results.csv */
 	int status, reason;				/* cases.csv */

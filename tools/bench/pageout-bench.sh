@@ -29,7 +29,8 @@ mkdir -p "$out/data" || exit 2
 : >"$out/reference.txt"
 : >"$out/mmbench_excl_runq.txt"
 
-value() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
+# METRIC's values in a results.csv, by mmbench's own CSV reader
+value() { "$mmbench" field --where metric="$2" "$1" value; }
 
 run_mm() {
 	local r=$1

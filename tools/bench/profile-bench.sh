@@ -42,10 +42,11 @@ command -v perf >/dev/null || { echo "bench-profile: no perf (tools/deps.sh prof
 
 # per iteration: "cpu_ms_per_loop loop_time_s"
 per_iter() {
-	awk -F, 'NR > 1 { v[$(NF-4), $(NF-3)] = $(NF-2); it[$(NF-4)] = 1 }
+	"$mmbench" field "$1" iteration metric value |
+	awk -F'\t' '{ v[$1, $2] = $3; it[$1] = 1 }
 		END { for (i in it) if (v[i, "loops"] > 0)
 			printf "%.6f %.6f\n", (v[i, "loop_utime"] + v[i, "loop_stime"]) / v[i, "loops"] / 1e6,
-			       v[i, "loop_time"] / 1e9 }' "$1"
+			       v[i, "loop_time"] / 1e9 }'
 }
 
 run_arm() {

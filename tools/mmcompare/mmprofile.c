@@ -37,7 +37,6 @@
  *
  * Exit: 0 ok, 1 a failure (gnuplot, unpack), 2 usage or bad input.
  */
-#include <csv.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -51,26 +50,43 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "csvio.h"
 #include "gptext.h"
+#include "results.h"
 
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
-#define MAX_FIELDS 32
 #define FIELD_MAX 2048
 #define MAX_SIDES 16
 #define PANELS_MAX 6
 #define BARS_PER_PANEL 8
 
-static const char *const prof_cols[] = { "schema", "run_id", "label", "kernel", "workload",
-	"case", "profile", "iteration", "event", "symbol", "dso", "self_pct",
-	"children_pct", "samples", "total_samples", NULL };
-static const char *const iter_cols[] = { "schema", "run_id", "label", "kernel", "workload",
-	"case", "profile", "iteration", "event", "freq_hz", "callgraph", "status", "reason",
-	"start_s", "end_s", "total_samples", "idle_samples", "perf_data", NULL };
-enum { P_LABEL = 2, P_WL = 4, P_CASE, P_PROF, P_ITER, P_EVENT, P_SYM, P_DSO, P_SELF,
-       P_CHILD };
-enum { I_LABEL = 2, I_WL = 4, I_CASE, I_PROF, I_ITER, I_EVENT, I_FREQ, I_CG, I_STATUS,
-       I_REASON };
+/* The columns read, found by name in the headers of results.h. */
+static struct {
+	int label, wl, kase, prof, iter, event;		/* both files */
+	int sym, dso, self, child;			/* profile.csv */
+	int freq, cg, status, reason;			/* profile_iterations.csv */
+} col;
+
+static void find_cols(void)
+{
+	const char *p = MM_PROFILE_HEADER, *it = MM_PROFILE_ITER_HEADER;
+
+	col.label = mm_schema_col(p, "label");
+	col.wl = mm_schema_col(p, "workload");
+	col.kase = mm_schema_col(p, "case");
+	col.prof = mm_schema_col(p, "profile");
+	col.iter = mm_schema_col(p, "iteration");
+	col.event = mm_schema_col(p, "event");
+	col.sym = mm_schema_col(p, "symbol");
+	col.dso = mm_schema_col(p, "dso");
+	col.self = mm_schema_col(p, "self_pct");
+	col.child = mm_schema_col(p, "children_pct");
+	col.freq = mm_schema_col(it, "freq_hz");
+	col.cg = mm_schema_col(it, "callgraph");
+	col.status = mm_schema_col(it, "status");
+	col.reason = mm_schema_col(it, "reason");
+}
 
 struct opts {
 	bool per_arg, markdown, summary;
@@ -133,138 +149,33 @@ static char *xstrdup(const char *s)
 
 /* ------------------------------------------------------------ CSV reading */
 
-struct rows {
-	const char *file;
-	char f[MAX_FIELDS][FIELD_MAX];
-	int nf, line;
-	bool too_long;
-	void (*row)(struct rows *r, void *arg);
-	void *arg;
-	const char *const *cols;	/* the header it must have */
-	bool header_done;
-	char err[600];
-};
-
-static void on_field(void *s, size_t len, void *a)
-{
-	struct rows *r = a;
-
-	if (r->nf < MAX_FIELDS) {
-		if (len >= FIELD_MAX)
-			r->too_long = true;
-		snprintf(r->f[r->nf], FIELD_MAX, "%.*s", (int)(len < FIELD_MAX ? len : FIELD_MAX - 1),
-			 (const char *)s);
-	}
-	r->nf++;
-}
-
-static void on_row(int c, void *a)
-{
-	struct rows *r = a;
-	int want = 0;
-
-	(void)c;
-	r->line++;
-	while (r->cols[want])
-		want++;
-	if (r->err[0])
-		goto out;
-	if (!r->header_done) {
-		r->header_done = true;
-		for (int i = 0; i < want; i++)
-			if (r->nf != want || strcmp(r->f[i], r->cols[i])) {
-				snprintf(r->err, sizeof(r->err), "%s:%d: not a header this mmprofile reads "
-					 "(expected %s,...,%s)", r->file, r->line, r->cols[0],
-					 r->cols[want - 1]);
-				goto out;
-			}
-		goto out;
-	}
-	if (r->nf != want) {
-		snprintf(r->err, sizeof(r->err), "%s:%d: %d fields, the header has %d", r->file,
-			 r->line, r->nf, want);
-		goto out;
-	}
-	if (r->too_long) {
-		snprintf(r->err, sizeof(r->err), "%s:%d: a field over %d bytes", r->file, r->line,
-			 FIELD_MAX - 1);
-		goto out;
-	}
-	r->row(r, r->arg);
-out:
-	r->nf = 0;
-	r->too_long = false;
-}
-
 /*
- * Parse a CSV file whole (strict libcsv). 0, 1 when absent, -1 with a
- * message printed. A last line without its newline is a torn write: left
- * out, and said.
+ * Read a CSV file by the core's reader (strict libcsv, the header of the
+ * schema, every row its field count). 0, 1 when absent, -1 with a message
+ * printed. A last line without its newline is a torn write: left out, and
+ * said.
  */
-static int read_csv(const char *path, const char *const *cols,
-		    void (*row)(struct rows *, void *), void *arg)
+static int read_csv(const char *path, const char *header,
+		    void (*row)(struct mm_csv_in *, void *), void *arg)
 {
-	struct rows *r = calloc(1, sizeof(*r));
-	struct csv_parser p;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f = fopen(path, "re");
-	int ret = 0;
+	struct mm_csv_in in = {
+		.prog = "mmprofile", .header = header, .max_field = FIELD_MAX - 1,
+		.row = row, .arg = arg,
+	};
+	int ret = mm_csv_read(&in, NULL, path);
 
-	if (!r) {
-		fprintf(stderr, "mmprofile: out of memory\n");
-		exit(EXIT_FAIL);
-	}
-	if (!f) {
-		free(r);
-		if (errno == ENOENT)
-			return 1;
-		fprintf(stderr, "mmprofile: %s: %s\n", path, strerror(errno));
+	mm_csv_free(&in);
+	if (ret == -ENOENT)
+		return 1;
+	if (ret < 0) {
+		fprintf(stderr, "mmprofile: %s: %s\n", path, strerror(-ret));
 		return -1;
 	}
-	for (;;) {
-		if (len + 65536 > cap)
-			buf = xrealloc(buf, cap = (len + 65536) * 2);
-		n = fread(buf + len, 1, 65536, f);
-		if (n == 0)
-			break;
-		len += n;
-	}
-	fclose(f);
-	if (memchr(buf, '\0', len)) {
-		fprintf(stderr, "mmprofile: %s: a NUL byte (not a CSV file)\n", path);
-		free(buf);
-		free(r);
+	if (ret) {
+		fprintf(stderr, "mmprofile: %s:%ld: %s\n", in.path, in.err_line, in.err);
 		return -1;
 	}
-	if (len > 0 && buf[len - 1] != '\n') {
-		size_t cut = len;
-
-		while (cut > 0 && buf[cut - 1] != '\n')
-			cut--;
-		fprintf(stderr, "mmprofile: %s: the last line has no newline (a torn write): left out\n",
-			path);
-		len = cut;
-	}
-	r->file = path;
-	r->row = row;
-	r->arg = arg;
-	r->cols = cols;
-	csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
-	if (csv_parse(&p, buf, len, on_field, on_row, r) != len ||
-	    csv_fini(&p, on_field, on_row, r) != 0) {
-		if (!r->err[0])
-			snprintf(r->err, sizeof(r->err), "%s:%d: malformed CSV (%s)", path, r->line + 1,
-				 csv_strerror(csv_error(&p)));
-	}
-	csv_free(&p);
-	if (r->err[0]) {
-		fprintf(stderr, "mmprofile: %s\n", r->err);
-		ret = -1;
-	}
-	free(buf);
-	free(r);
-	return ret;
+	return 0;
 }
 
 /* ------------------------------------------------------------ aggregation */
@@ -338,56 +249,56 @@ static bool parse_double(const char *s, double *v)
 	return !errno && !*end && isfinite(*v);
 }
 
-static void iter_row(struct rows *r, void *arg)
+#define F(c) mm_csv_get(in, col.c)
+
+static void iter_row(struct mm_csv_in *in, void *arg)
 {
 	struct commits *c = arg;
-	struct kase *k = kase_get(c->side, r->f[I_WL], r->f[I_CASE]);
-	int cg = !strcmp(r->f[I_CG], "1");
+	struct kase *k = kase_get(c->side, F(wl), F(kase));
+	int cg = !strcmp(F(cg), "1");
 	char key[600];
 
 	if (!c->label[0])
-		snprintf(c->label, sizeof(c->label), "%s", r->f[I_LABEL]);
-	if (strcmp(r->f[I_STATUS], "ok")) {
+		snprintf(c->label, sizeof(c->label), "%s", F(label));
+	if (strcmp(F(status), "ok")) {
 		k->n_other++;
 		if (!k->why[0])
-			snprintf(k->why, sizeof(k->why), "%s: %s", r->f[I_STATUS], r->f[I_REASON]);
+			snprintf(k->why, sizeof(k->why), "%s: %s", F(status), F(reason));
 		return;
 	}
 	k->n_ok++;
 	k->cg = k->cg < 0 ? cg : k->cg != cg ? 2 : cg;
 	if (!k->event[0])
-		snprintf(k->event, sizeof(k->event), "%s", r->f[I_EVENT]);
-	else if (strcmp(k->event, r->f[I_EVENT]))
+		snprintf(k->event, sizeof(k->event), "%s", F(event));
+	else if (strcmp(k->event, F(event)))
 		snprintf(k->event, sizeof(k->event), "mixed");
-	k->freq = atoi(r->f[I_FREQ]);
+	k->freq = atoi(F(freq));
 	if (!c->side->event[0])
-		snprintf(c->side->event, sizeof(c->side->event), "%s", r->f[I_EVENT]);
-	else if (strcmp(c->side->event, r->f[I_EVENT]))
+		snprintf(c->side->event, sizeof(c->side->event), "%s", F(event));
+	else if (strcmp(c->side->event, F(event)))
 		snprintf(c->side->event, sizeof(c->side->event), "mixed");
-	commit_key(key, sizeof(key), r->f[I_PROF], r->f[I_ITER]);
+	commit_key(key, sizeof(key), F(prof), F(iter));
 	if (c->n == c->cap)
 		c->keys = xrealloc(c->keys, (size_t)(c->cap = c->cap * 2 + 64) * sizeof(*c->keys));
 	c->keys[c->n++] = xstrdup(key);
 }
 
-static void prof_row(struct rows *r, void *arg)
+static void prof_row(struct mm_csv_in *in, void *arg)
 {
 	struct commits *c = arg;
 	struct symagg *a;
 	struct kase *k;
 	double self, child = 0;
 
-	if (!strcmp(r->f[P_SYM], "[other]") || !committed(c, r->f[P_PROF], r->f[P_ITER]))
+	if (!strcmp(F(sym), "[other]") || !committed(c, F(prof), F(iter)))
 		return;
-	if (!parse_double(r->f[P_SELF], &self) ||
-	    (r->f[P_CHILD][0] && !parse_double(r->f[P_CHILD], &child))) {
-		if (!r->err[0])
-			snprintf(r->err, sizeof(r->err), "%s:%d: a share that is not a number",
-				 r->file, r->line);
+	if (!parse_double(F(self), &self) ||
+	    (F(child)[0] && !parse_double(F(child), &child))) {
+		mm_csv_bad(in, "a share that is not a number");
 		return;
 	}
-	k = kase_get(c->side, r->f[P_WL], r->f[P_CASE]);
-	a = sym_get(k, r->f[P_SYM], r->f[P_DSO]);
+	k = kase_get(c->side, F(wl), F(kase));
+	a = sym_get(k, F(sym), F(dso));
 	a->self += self;
 	a->child += child;
 	a->present = true;
@@ -405,26 +316,6 @@ static bool is_run(const char *dir)
 			return true;
 	}
 	return false;
-}
-
-/* The label of a run from its meta.csv ("label,VALUE"), "" if none. */
-static void meta_label(const char *dir, char *out, size_t len)
-{
-	char p[4200], line[1024];
-	FILE *f;
-
-	out[0] = '\0';
-	snprintf(p, sizeof(p), "%s/meta.csv", dir);
-	f = fopen(p, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "label,", 6)) {
-			line[strcspn(line, "\r\n")] = '\0';
-			snprintf(out, len, "%s", line + 6);
-			break;
-		}
-	fclose(f);
 }
 
 static int by_u32(const void *a, const void *b)
@@ -491,17 +382,17 @@ static int add_run(const char *dir, int fixed)
 	memset(&c, 0, sizeof(c));
 	memset(&tmp, 0, sizeof(tmp));
 
-	meta_label(dir, label, sizeof(label));
+	mm_meta_get(dir, "label", label, sizeof(label));
 	c.side = &tmp;
 	snprintf(p, sizeof(p), "%s/profile_iterations.csv", dir);
-	ret = read_csv(p, iter_cols, iter_row, &c);
+	ret = read_csv(p, MM_PROFILE_ITER_HEADER, iter_row, &c);
 	if (ret < 0)
 		return -1;
 	if (!label[0])
 		snprintf(label, sizeof(label), "%s", c.label[0] ? c.label : dir);
 	if (ret == 0) {
 		snprintf(p, sizeof(p), "%s/profile.csv", dir);
-		if (read_csv(p, prof_cols, prof_row, &c) < 0)
+		if (read_csv(p, MM_PROFILE_HEADER, prof_row, &c) < 0)
 			return -1;
 	}
 	for (int i = 0; i < c.n; i++)
@@ -1392,6 +1283,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
+
+	find_cols();
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {

@@ -4,13 +4,15 @@
 ALL_TARGETS += tools/mmcompare/mmprofile
 CLEAN_FILES += tools/mmcompare/mmprofile tests/profile/mmprofile.asan
 
-# libcsv reads the CSV files; libm for fabs/isfinite.
-tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o
-	$(CC) $(CFLAGS) -o $@ $^ -lcsv -lm
+# The core's results library reads the CSV files; libm for fabs/isfinite.
+tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o $(MMRES_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS) -lm
 
 # The same program with ASan/UBSan for the tests (bad input, torn files).
-tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/gptext.h
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -o $@ $< -lcsv -lm
+tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/gptext.h \
+		$(MMRES_SRCS) bench/csvio.h bench/results.h
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ \
+		$(filter %.c,$^) $(MMRES_LIBS) -lm
 CHECK_DEPS += tests/profile/mmprofile.asan
 
 # What --profile costs the measured phase: pageout's loops/s without and
