@@ -215,7 +215,7 @@ nconf "min_change_pct = 1e9" 2 "min_change_pct = '1e9'" "min_change_pct = 1e9"
 nconf "trends = true" 2 "trends = 'true': want yes or no" "trends = true"
 # Labels and paths.
 nconf "label = ../x" 2 "label = '../x': use letters" "label = ../x"
-nconf "label = a..b" 2 "label = 'a..b': use letters, digits and . _ : \+ - only \(no '\.\.'" "label = a..b"
+nconf "label = a..b" 2 "label = 'a..b': use letters, digits and \. _ \+ - only \(1 to 100, the first a letter or a digit, no '\.\.'" "label = a..b"
 nconf "label = a/b" 2 "label = 'a/b'" "label = a/b"
 nconf "label = .hidden" 2 "label = '.hidden'" "label = .hidden"
 nconf "label with a quote" 2 "label = 'it\"s'" 'label = it"s'

@@ -80,6 +80,13 @@ front_abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 # starts; default the current directory). Sets front_suite_file to the
 # suite's absolute path and returns 0; else sets front_suite_why and
 # returns 1.
+# front_label_ok LABEL: mmbench's label rule (bench/params.c,
+# mm_label_check; `mmbench check-label` says why): 1 to 100 of A-Z a-z
+# 0-9 . _ + -, the first a letter or a digit, no "..". A label names a
+# directory and goes into report titles and plots.
+front_label_ok() { [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$ ]] && [[ $1 != *..* ]]; }
+front_label_rule="letters, digits and . _ + - only (1 to 100, the first a letter or a digit, no '..')"
+
 front_suite()
 {
 	local name=$1 dir=${2:-$PWD} p
@@ -165,7 +172,7 @@ EOT
 		;;
 		--label) cat <<'EOT'
   --label LABEL       label of the run (default: the kernel release): letters,
-                      digits and . _ : + -
+                      digits and . _ + -, at most 100 (mmbench check-label)
 EOT
 		;;
 		--iterations) echo "  --iterations N      measured iterations per case, overriding the suite" ;;
@@ -242,8 +249,7 @@ front_run_checks()
 	front_suite "$front_suite_arg" ||
 		usage_die "--suite '$front_suite_arg': $front_suite_why"
 	for l in "${front_labels[@]}"; do
-		[[ $l =~ ^[A-Za-z0-9_][A-Za-z0-9_.:+-]*$ ]] ||
-			usage_die "--label '$l': use letters, digits and . _ : + - only"
+		front_label_ok "$l" || usage_die "--label '$l': use $front_label_rule"
 	done
 	[ -z "$front_out" ] || front_out=$(realpath -m -- "$front_out")
 }

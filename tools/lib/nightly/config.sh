@@ -105,9 +105,7 @@ validate_config() {
 	for k in pool_hosts force_compare trends compare_plots; do
 		[[ ${cfg[$k]} =~ ^(yes|no)$ ]] || cfg_err "$k" "want yes or no"
 	done
-	[ -z "${cfg[label]}" ] || { [[ ${cfg[label]} =~ ^[A-Za-z0-9_][A-Za-z0-9_.:+-]{0,99}$ ]] &&
-		[[ ${cfg[label]} != *..* ]]; } ||
-		cfg_err label "use letters, digits and . _ : + - only (no '..', at most 100)"
+	[ -z "${cfg[label]}" ] || front_label_ok "${cfg[label]}" || cfg_err label "use $front_label_rule"
 	local judge_re='^[A-Za-z0-9_.:*?[:blank:]-]*$'
 	[[ ${cfg[judge]} =~ $judge_re ]] ||
 		cfg_err judge "fnmatch patterns of metric names: letters, digits, _ . : - * ? and blanks"
