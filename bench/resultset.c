@@ -448,12 +448,10 @@ static int check_copies(struct rs_set *s)
 	return 0;
 }
 
-int rs_finish(struct rs_set *s)
+int rs_finish_loaded(struct rs_set *s)
 {
 	size_t i;
 
-	if (rs_load_pending(s))
-		return -1;
 	if (check_copies(s))
 		return -1;
 	if (!s->nlines)

@@ -164,5 +164,7 @@ int rs_note_unfinished(struct rs_set *s, struct rs_run *r);
 /* ---- loading (resultset_load.c) */
 
 int rs_load_pending(struct rs_set *s);
+/* rs_finish() once every file is read (resultset.c): copies, order, decls. */
+int rs_finish_loaded(struct rs_set *s);
 
 #endif /* MMBENCH_RESULTSET_INT_H */

@@ -406,3 +406,11 @@ int rs_load_pending(struct rs_set *s)
 	s->npending = 0;
 	return rc;
 }
+
+/* Read what rs_add_*() queued, then sort and check the set (resultset.h). */
+int rs_finish(struct rs_set *s)
+{
+	if (rs_load_pending(s))
+		return -1;
+	return rs_finish_loaded(s);
+}
