@@ -7,6 +7,8 @@
 #   ./run.sh --vm A --vm B ...          a pair (or --vm-pair A,B): both guests,
 #                                       then the verdict of their comparison
 #   ./run.sh --vm-build TREE --patch F  build base+patched kernels, run, compare
+#   ./run.sh --lava --vm A [--vm B] ... the same as LAVA jobs (tools/lava/lava;
+#                                       tools/lava/README.md)
 #   ./run.sh compare BASE NEW...        compare result sets (tools/compare-report)
 #   ./run.sh nightly CONFIG             the unattended nightly job (tools/nightly)
 # options (the same on tools/vm/lab and tools/kbuild-pair):
@@ -29,6 +31,11 @@ compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$top/results} exec "$top/tool
 nightly) shift; exec "$top/tools/nightly" "$@" ;;
 -h|--help) show_help; exit 0 ;;
 esac
+for a in "$@"; do
+	case "$a" in
+	--lava) exec "$top/tools/lava/lava" run "$@" ;;
+	esac
+done
 for a in "$@"; do
 	case "$a" in
 	--vm-build|--vm-build=*) exec "$top/tools/kbuild-pair" "$@" ;;
