@@ -10,7 +10,7 @@ declare -A cfg=(
 	[suite]='' [iterations]='' [warmups]='' [case_timeout]='' [label]='' [results]=''
 	[baseline]='' [pool_hosts]=no [alpha]=0.05 [min_change_pct]=0 [judge]=''
 	[force_compare]=no [retention_days]=0 [time_limit]=4h [need_disk_mb]=1024
-	[need_mem_mb]=1024 [busy_cpu_pct]=10 [vm]='' [vm_args]='' [on_regression]=''
+	[need_mem_mb]=1024 [busy_cpu_pct]=10 [vm]='' [vm_args]='' [lava]=no [lava_args]='' [on_regression]=''
 	[on_failure]='' [notify_timeout]=60 [lock]='' [trends]=yes [compare_plots]=yes
 )
 declare -A cfg_at=()
@@ -120,6 +120,13 @@ validate_config() {
 	local args_re='^[A-Za-z0-9_.,:=/+@%[:blank:]-]*$'
 	[[ ${cfg[vm_args]} =~ $args_re ]] ||
 		cfg_err vm_args "want lab options: letters, digits, blanks and _ . , : = / + @ % -"
+	# lava = yes: the guest runs as a LAVA job (tools/lava/lava run) on the
+	# device pool lava_args names, instead of a local QEMU (tools/vm/lab).
+	[[ ${cfg[lava]} =~ ^(yes|no)$ ]] || cfg_err lava "want yes or no"
+	[ "${cfg[lava]}" = no ] || [ -n "${cfg[vm]}" ] ||
+		cfg_err lava "lava = yes needs vm = KERNEL (the kernel the job boots)"
+	[[ ${cfg[lava_args]} =~ $args_re ]] ||
+		cfg_err lava_args "want tools/lava/lava options: letters, digits, blanks and _ . , : = / + @ % -"
 	resolve_suite
 	root=$(cfg_path "${cfg[results]:-$top/results}")
 	check_results_root

@@ -110,8 +110,17 @@ run_vm_suite() {
 	[ -n "${cfg[iterations]}" ] && args+=(--iterations "${cfg[iterations]}")
 	[ -n "${cfg[warmups]}" ] && args+=(--warmups "${cfg[warmups]}")
 	[ -n "${cfg[case_timeout]}" ] && args+=(--timeout "${cfg[case_timeout]}")
+	local prog=("$top/tools/vm/lab") lx
 	read -r -a extra <<<"${cfg[vm_args]}"
-	timeout -k 60 "$suite_limit" "$top/tools/vm/lab" "${args[@]}" "${extra[@]}" \
+	# On a LAVA device pool: the same options, the same "results: DIR" and
+	# "NAME: FAILED: ..." lines; an Incomplete or Canceled job is a failed
+	# run with LAVA's reason, as a dead guest is.
+	if [ "${cfg[lava]}" = yes ]; then
+		prog=("$top/tools/lava/lava" run)
+		read -r -a lx <<<"${cfg[lava_args]}"
+		extra+=("${lx[@]}")
+	fi
+	timeout -k 60 "$suite_limit" "${prog[@]}" "${args[@]}" "${extra[@]}" \
 		>"$suite_log" 2>&1 &
 	child=$!
 	wait "$child"
