@@ -33,7 +33,7 @@ usage "quote in --append" "only letters, digits" job --kernel bookworm --append 
 usage "label with .." "use letters" run --kernel bookworm --label ../x --suite "$t/suite"
 usage "label per kernel" "one per kernel" run --pair bookworm,trixie --label a --suite "$t/suite"
 usage "no such suite" "no such file" run --kernel bookworm --suite "$t/nosuch"
-usage "suite name with a path" "no such file" run --kernel bookworm --suite ../../etc/passwd
+usage "suite name with a path" "no such file" run --kernel bookworm --suite ../suites/quick
 usage "job id" "not a LAVA job id" fetch abc
 usage "two ids to fetch" "one job id" fetch 1 2
 usage "nodes 0" "not a positive integer" run --kernel bookworm --nodes 0 --suite "$t/suite"

@@ -2,16 +2,14 @@
 # tools/lava/lava: waiting for jobs, and bringing their run directories home
 # (sourced).
 
-# One CSV field, quoted when it must be (RFC 4180, as libcsv writes it).
+# One CSV field, quoted as mmbench writes rows (mmbench field --csv: the
+# core's CSV library, never hand-made quoting).
 csv_field()
 {
-	local v=$1
+	local r
 
-	if [[ $v == *[\",$'\n\r']* ]]; then
-		v=${v//\"/\"\"}
-		v="\"$v\""
-	fi
-	printf '%s' "$v"
+	r=$("$(mmbench_binary)" field --csv "$1") || return 1
+	printf '%s' "$r"
 }
 
 # The console's lines in a raw job log (lavacli jobs logs --raw): the
@@ -160,9 +158,12 @@ fetch_job()
 		kase=$(awk '/^\[[0-9]+\/[0-9]+\] / { l = $0 } END { print l }' "$jd/console")
 		if [ -n "$kase" ] && [ -z "$gexit" ]; then
 			kase=${kase#*] }
-			echo "schema,run_id,label,kernel,workload,case,status,reason,signal,duration_s" >"$run_dir/cases.csv"
-			row="1,$run_id,$label,$(csv_field "$rel"),$(csv_field "${kase%% *}"),$(csv_field "${kase#* }")"
-			echo "$row,fail,$(csv_field "the LAVA job ended during this case: $j_health"),0," >>"$run_dir/cases.csv"
+			mm=$(mmbench_binary) || return 1
+			{
+				"$mm" field --header cases.csv
+				"$mm" field --csv 1 "$run_id" "$label" "$rel" "${kase%% *}" "${kase#* }" \
+					fail "the LAVA job ended during this case: $j_health" 0 ''
+			} >"$run_dir/cases.csv"
 		fi
 	fi
 	cp "$jd/job.yaml" "$run_dir/lava-job.yaml" 2>/dev/null
