@@ -165,6 +165,9 @@ static const struct mm_param params[] = {
  * the drain protected (must stay 0) and the migration rate.
  */
 #define MLOCK_KEPT "mlocked pages stay mlocked and unevictable across migration (must stay 0)"
+/* Attempts of an iteration whose compaction moved none of the regions' pages. */
+#define COMPACT_RETRIES 3
+
 static const struct mm_metric metrics[] = {
 	{ .name = "calls_per_migrated_page:lru_add_drain", .better = MM_LOWER,
 	  .role = MM_EVIDENCE,
@@ -184,6 +187,7 @@ static const struct mm_metric metrics[] = {
 	{ .name = "calls", .better = MM_INFO, .role = MM_CONTEXT, .timed = true },
 	{ .name = "nr_mlock_change", .better = MM_INFO, .role = MM_CONTEXT },
 	{ .name = "unevictable_change_kb", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "precondition_retries", .better = MM_LOWER, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 
@@ -1043,9 +1047,10 @@ static int mix_run(struct mm_ctx *ctx)
 	struct mm_phase ph;
 	double migrated;
 	uint64_t own;
-	int ret;
+	int ret, retries = 0;
 
-	if (s->compact && !s->fresh && regions_rebuild(ctx, s) != MM_PASS)
+again:
+	if (s->compact && (!s->fresh || retries) && regions_rebuild(ctx, s) != MM_PASS)
 		return MM_FAIL;
 	s->fresh = false;
 	reset_round_state(s);
@@ -1067,17 +1072,31 @@ static int mix_run(struct mm_ctx *ctx)
 	 * fragmented pageblocks for it (region_map), but if it still moved
 	 * none of their pages the path under test (migrating mlocked and
 	 * unlocked pages of this process) did not run: the iteration's
-	 * precondition failed, and the case fails with the reason before
-	 * anything of the iteration, probe counts included, is emitted.
+	 * precondition failed. Nothing of the attempt is emitted (its probe
+	 * counts and profile samples are discarded); the regions are rebuilt
+	 * and the iteration runs again, at most COMPACT_RETRIES times, each
+	 * retry logged and counted (precondition_retries); then the case
+	 * fails with the reason.
 	 */
 	if (s->compact && !own) {
 		mm_team_free(team);
-		return mm_fail(ctx, "precondition failed in %siteration %d: compaction moved none of the regions' pages in %lld round(s) (pgmigrate_success %.0f): the migration of mlocked and unlocked pages under test did not run",
-			       ctx->warmup ? "warm-up " : "", ctx->iteration,
+		team = NULL;
+		mm_measure_discard(ctx);
+		if (retries < COMPACT_RETRIES) {
+			mm_log(ctx, "%siteration %d: compaction moved none of the regions' pages in %lld round(s) (pgmigrate_success %.0f): nothing emitted, regions rebuilt, retry %d of %d",
+			       ctx->warmup ? "warm-up " : "", ctx->iteration, s->rounds_done,
+			       migrated, retries + 1, COMPACT_RETRIES);
+			retries++;
+			goto again;
+		}
+		return mm_fail(ctx, "precondition failed in %siteration %d: compaction moved none of the regions' pages in %d attempts of %lld round(s) (pgmigrate_success %.0f in the last): the migration of mlocked and unlocked pages under test did not run",
+			       ctx->warmup ? "warm-up " : "", ctx->iteration, retries + 1,
 			       s->rounds_done, migrated);
 	}
 	mm_measure_end(ctx, migrated, "migrated_page");
 	emit_all(ctx, s, team, &ph, migrated, own);
+	if (s->compact)
+		mm_emit(ctx, "precondition_retries", retries, "attempts", MM_LOWER);
 	mm_team_free(team);
 	if (s->bad)
 		return mm_fail(ctx, "%s", s->why);
