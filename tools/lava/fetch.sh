@@ -89,7 +89,7 @@ unpack_payload()
 	[ -d "$dir/x/run" ] || { echo "the archive has no run directory"; return 1; }
 }
 
-meta_get() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1" 2>/dev/null; }
+meta_get() { [ -f "$1" ] && "$(mmbench_binary)" field --where key="$2" --last "$1" value 2>/dev/null; }
 
 # A new directory ROOT/LABEL/RUN_ID (suffixed .2, .3... if taken).
 new_run_dir()
