@@ -195,6 +195,7 @@ host_meta()
 		} >>"$dir/meta.csv"
 	fi
 	echo "vm_status,$st" >>"$dir/meta.csv"
+	echo "vm_boot_attempts,${vm_boot_attempts:-1}" >>"$dir/meta.csv"
 	[ "$st" = interrupted ] && echo "interrupted,SIG$interrupted" >>"$dir/meta.csv"
 	[ -f "$wd/timings" ] || : >"$wd/timings"
 	# The kbuild manifest's rows are CSV already: copied whole, not parsed.
@@ -315,25 +316,44 @@ run_one()
 	a=$(pick_accel "$kd/vmlinuz")
 	read -r img ent < <(boot_image "$kd")
 	[ -n "$img" ] || return 1
-	run_why="its initramfs could not be built (see above)"
-	wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
-	write_guest_config "$wd" "$kd" "$k" "$label" "$a" "$ent"
-	build_initramfs "$wd" "$kd" "$k" || { rm -rf "$wd"; return 1; }
-	vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a, $ent entry; suite $suite_file"
-	# In the background and waited for: a signal to the lab is handled at
-	# once (bash runs a trap only between commands, and a foreground boot
-	# would make it wait for the whole guest run).
-	"$VM_DIR/boot" -k "$img" -i "$wd/initrd.cpio" -d "$wd" \
-		--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
-		--append "${append# }" --accel "$a" --timeout "$timeout" \
-		--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" \
-		--idle-timeout "$idle_timeout" --quiet --progress &
-	boot_pid=$!
-	while kill -0 "$boot_pid" 2>/dev/null; do
-		wait "$boot_pid"
-		[ -n "$interrupted" ] && stop_guest
+	local attempt=1 st early why
+	while :; do
+		run_why="its initramfs could not be built (see above)"
+		wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
+		write_guest_config "$wd" "$kd" "$k" "$label" "$a" "$ent"
+		build_initramfs "$wd" "$kd" "$k" || { rm -rf "$wd"; return 1; }
+		vm_log "booting $rel ($k): $nodes nodes x ${mem_mb} MiB, $cpus CPUs, $a, $ent entry; suite $suite_file"
+		# In the background and waited for: a signal to the lab is handled
+		# at once (bash runs a trap only between commands, and a
+		# foreground boot would make it wait for the whole guest run).
+		"$VM_DIR/boot" -k "$img" -i "$wd/initrd.cpio" -d "$wd" \
+			--nodes "$nodes" --mem-per-node "$mem_mb" --cpus "$cpus" \
+			--append "${append# }" --accel "$a" --timeout "$timeout" \
+			--boot-timeout "$boot_timeout" --off-timeout "$off_timeout" \
+			--idle-timeout "$idle_timeout" --quiet --progress &
+		boot_pid=$!
+		while kill -0 "$boot_pid" 2>/dev/null; do
+			wait "$boot_pid"
+			[ -n "$interrupted" ] && stop_guest
+		done
+		boot_pid=
+		# A guest that panicked or never reached its init before mmbench
+		# started measured nothing: it is booted once more (the same
+		# kernel and initramfs), said here and in meta.csv
+		# (vm_boot_attempts). A kernel that fails that way twice is a
+		# failed run as before.
+		st=$(cat "$wd/status" 2>/dev/null || echo qemu-error)
+		early=0
+		case "$st" in
+		panic|boot-timeout) grep -q '^@@MMVM start' "$wd/mirror.out" 2>/dev/null || early=1 ;;
+		esac
+		[ -z "$interrupted" ] && [ "$early" = 1 ] && [ "$attempt" -lt 2 ] || break
+		why=$(grep -m1 -o 'Kernel panic - not syncing: .*' "$wd/console.log" 2>/dev/null | cut -c1-120)
+		vm_log "the guest ended ($st) before mmbench started${why:+: $why}; booting it again (attempt 2 of 2)"
+		rm -rf "$wd"
+		attempt=$((attempt + 1))
 	done
-	boot_pid=
+	vm_boot_attempts=$attempt
 	if [ -n "$interrupted" ]; then
 		echo interrupted >"$wd/status"
 		echo "the lab was stopped by SIG$interrupted" >"$wd/failure"
