@@ -180,6 +180,68 @@ static void mthp(struct kv_out *o)
 	closedir(d);
 }
 
+/*
+ * Memory the machine itself takes back while a run measures: free page
+ * reporting (a guest hands free blocks of 2^order pages to its host, whose
+ * next touch pays a host fault) and DAMON schemes (a kdamond that pages
+ * out, or moves, memory on its own). Both change what reclaim, fault and
+ * compaction measurements see, so two runs line up only if they match.
+ * damon: "none", or per running kdamond its contexts' operations and
+ * schemes, "kdamond0 paddr: pageout(age 12-max, accesses 0-1)".
+ */
+#define DAMON "/sys/kernel/mm/damon/admin/kdamonds"
+static void reclaimers(struct kv_out *o)
+{
+	char v[64], out[2048] = "", path[512], ops[32], act[32];
+	char amin[24], amax[24], nmin[24], nmax[24];
+	size_t off = 0;
+	long nk = 0, nc, ns;
+
+	if (mm_read_file("/sys/module/page_reporting/parameters/page_reporting_order", v,
+			 sizeof(v)) >= 0)
+		kv_fmt(o, "free_page_reporting", "order %s", v);
+	else
+		kv(o, "free_page_reporting", "none");
+	if (mm_read_file(DAMON "/nr_kdamonds", v, sizeof(v)) < 0) {
+		kv(o, "damon", "none (no DAMON sysfs)");
+		return;
+	}
+	nk = strtol(v, NULL, 10);
+	for (long k = 0; k < nk && k < 16 && off < sizeof(out); k++) {
+		snprintf(path, sizeof(path), DAMON "/%ld/state", k);
+		if (mm_read_file(path, v, sizeof(v)) < 0 || strcmp(v, "on"))
+			continue;
+		snprintf(path, sizeof(path), DAMON "/%ld/contexts/nr_contexts", k);
+		nc = mm_read_file(path, v, sizeof(v)) < 0 ? 0 : strtol(v, NULL, 10);
+		for (long c = 0; c < nc && c < 16 && off < sizeof(out); c++) {
+			snprintf(path, sizeof(path), DAMON "/%ld/contexts/%ld/operations", k, c);
+			if (mm_read_file(path, ops, sizeof(ops)) < 0)
+				snprintf(ops, sizeof(ops), "?");
+			off += (size_t)snprintf(out + off, sizeof(out) - off, "%skdamond%ld %s:",
+						off ? "; " : "", k, ops);
+			snprintf(path, sizeof(path), DAMON "/%ld/contexts/%ld/schemes/nr_schemes", k, c);
+			ns = mm_read_file(path, v, sizeof(v)) < 0 ? 0 : strtol(v, NULL, 10);
+			if (ns == 0 && off < sizeof(out))
+				off += (size_t)snprintf(out + off, sizeof(out) - off, " monitoring only");
+			for (long i = 0; i < ns && i < 16 && off < sizeof(out); i++) {
+#define SCHEME(f, b) (snprintf(path, sizeof(path), DAMON "/%ld/contexts/%ld/schemes/%ld/" f, k, c, i), \
+		      mm_read_file(path, b, sizeof(b)) < 0 ? snprintf(b, sizeof(b), "?") : 0)
+				SCHEME("action", act);
+				SCHEME("access_pattern/age/min", amin);
+				SCHEME("access_pattern/age/max", amax);
+				SCHEME("access_pattern/nr_accesses/min", nmin);
+				SCHEME("access_pattern/nr_accesses/max", nmax);
+#undef SCHEME
+				off += (size_t)snprintf(out + off, sizeof(out) - off,
+							" %s(age %s-%s, accesses %s-%s)", act, amin,
+							strlen(amax) > 9 ? "max" : amax, nmin,
+							strlen(nmax) > 9 ? "max" : nmax);
+			}
+		}
+	}
+	kv(o, "damon", off ? out : "none");
+}
+
 /* Active swap devices from /proc/swaps: "path:KiB;path:KiB". */
 static void swaps(struct kv_out *o)
 {
@@ -259,6 +321,7 @@ int mm_sysinfo_write(const char *path, int argc, char **argv, char **extra,
 	kv_file(&o, "extfrag_threshold", "/proc/sys/vm/extfrag_threshold");
 	kv_file(&o, "zone_reclaim_mode", "/proc/sys/vm/zone_reclaim_mode");
 	swaps(&o);
+	reclaimers(&o);
 	mm_profile_facts(kv_any, &o);
 	kv(&o, "vm", "none");
 	kv(&o, "mmbench_version", MMBENCH_VERSION);
