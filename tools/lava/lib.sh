@@ -9,7 +9,7 @@ LAVA_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Debian's LAVA, its postinst and lavacli are Python programs of Debian's
 # python3: they must find /usr/bin/python3 first, not another python3 that
-# happens to be first on PATH (LAB.md: "No module named django").
+# happens to be first on PATH (otherwise: "No module named django").
 LAVA_PATH=/usr/sbin:/usr/bin:/sbin:/bin
 lava_sys() { env PATH="$LAVA_PATH" "$@"; }
 
