@@ -591,12 +591,15 @@ static void emit_calls(struct mm_ctx *ctx, const struct probe_fn *f,
 		     "kernel calls per unit of work (--probe): fewer is less work");
 }
 
-void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name)
+/*
+ * Read and disarm every armed probe; emit its counts (unit_name set) or
+ * drop them (NULL: a discarded window). Removing the trigger frees its
+ * map, so the next window counts from 0.
+ */
+static void probes_close(struct mm_ctx *ctx, double units, const char *unit_name)
 {
 	char dir[512];
 
-	/* First: reading the probes is not part of the profile. */
-	mm_profile_end(ctx);
 	for (int i = 0; i < pr.n; i++) {
 		struct probe_fn *f = &pr.f[i];
 		long long calls;
@@ -607,31 +610,26 @@ void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name)
 		event_dir(f, dir, sizeof(dir));
 		tf_write(dir, "trigger", "!" HIST_SPEC);
 		f->armed = false;
-		if (calls < 0) {
+		if (!unit_name)
+			mm_log(ctx, "probe %s: %lld call(s) of a discarded window left out",
+			       f->name, calls);
+		else if (calls < 0)
 			mm_log(ctx, "probe %s: cannot read its hist: %s", f->name,
 			       strerror(errno));
-			continue;
-		}
-		emit_calls(ctx, f, calls, units, unit_name);
+		else
+			emit_calls(ctx, f, calls, units, unit_name);
 	}
+}
+
+void mm_measure_end(struct mm_ctx *ctx, double units, const char *unit_name)
+{
+	/* First: reading the probes is not part of the profile. */
+	mm_profile_end(ctx);
+	probes_close(ctx, units, unit_name);
 }
 
 void mm_measure_discard(struct mm_ctx *ctx)
 {
-	char dir[512];
-
 	mm_profile_discard(ctx);
-	for (int i = 0; i < pr.n; i++) {
-		struct probe_fn *f = &pr.f[i];
-		long long calls;
-
-		if (!f->armed)
-			continue;
-		calls = hist_calls(f);
-		/* Removing the trigger frees its map: the next window counts from 0. */
-		event_dir(f, dir, sizeof(dir));
-		tf_write(dir, "trigger", "!" HIST_SPEC);
-		f->armed = false;
-		mm_log(ctx, "probe %s: %lld call(s) of a discarded window left out", f->name, calls);
-	}
+	probes_close(ctx, 0, NULL);
 }
