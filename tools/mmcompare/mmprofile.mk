@@ -4,12 +4,14 @@
 ALL_TARGETS += tools/mmcompare/mmprofile
 CLEAN_FILES += tools/mmcompare/mmprofile tests/profile/mmprofile.asan
 
-# The core's results library reads the CSV files; libm for fabs/isfinite.
-tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o $(MMRES_OBJS)
+# profdiff.o reads the profiles and makes their difference (mmcompare's text
+# views use it too), by the core's CSV reader; libm for fabs/isfinite.
+tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o tools/mmcompare/profdiff.o $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS) -lm
 
 # The same program with ASan/UBSan for the tests (bad input, torn files).
-tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/gptext.h \
+tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/profdiff.c \
+		tools/mmcompare/profdiff.h tools/mmcompare/gptext.h \
 		$(MMRES_SRCS) bench/csvio.h bench/results.h
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ \
 		$(filter %.c,$^) $(MMRES_LIBS) -lm
