@@ -24,9 +24,10 @@ $(MMC)/%.o: $(MMC)/%.c
 
 $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
-# the verdict view is mmcompare's alone
-$(MMC)/mmcompare: $(MMC)/verdict.o
-tests/compare/mmcompare.asan: tests/compare/verdict.asan.o
+# the verdict view is mmcompare's alone, and so are the kernel profiles
+# beside it (profdiff, mmprofile's reader)
+$(MMC)/mmcompare: $(MMC)/verdict.o $(MMC)/profdiff.o
+tests/compare/mmcompare.asan: tests/compare/verdict.asan.o tests/compare/profdiff.asan.o
 
 $(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS)

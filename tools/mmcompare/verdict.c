@@ -170,7 +170,7 @@ static const char *fmt_p(double p, char *buf, size_t len)
  * Print text, wrapped at blanks to width columns (0: one line); lines after
  * the first are indented two more than the text's own indent.
  */
-static void wrap(FILE *f, const char *text, int width)
+void vd_wrap(FILE *f, const char *text, int width)
 {
 	const char *p = text, *brk;
 	int col, ind = (int)strspn(text, " "), lead = 0;
@@ -531,7 +531,7 @@ static void print_tab(const struct vtab *t, FILE *f, int width)
 		const struct vrow *r = &t->r[i];
 
 		if (r->text) {
-			wrap(f, r->line, width);
+			vd_wrap(f, r->line, width);
 			continue;
 		}
 		/* the name and unit left-aligned, numbers right-aligned; no
@@ -609,11 +609,11 @@ static void method(const struct cmp *c, FILE *f, int width)
 	else
 		snprintf(b, sizeof(b), "Judged: Welch's t-test, raw p < %g, no correction for "
 			 "the %zu comparisons.", c->alpha, c->nfamily);
-	wrap(f, b, width);
+	vd_wrap(f, b, width);
 	snprintf(b, sizeof(b), "exact: no variance on either side (n >= %d), a certain "
 		 "change. mdc: the smallest change this run could have called significant "
 		 "(half the %.0f%% interval of the difference).", CMP_MIN_N, 100 * (1 - c->alpha));
-	wrap(f, b, width);
+	vd_wrap(f, b, width);
 	for (i = 0; i < c->nsides; i++)
 		n += c->emulated[i];
 	if (!n)
@@ -628,7 +628,7 @@ static void method(const struct cmp *c, FILE *f, int width)
 			 ": times are emulated, judged anyway (--judge-emulated)." :
 			 ": times there are emulated, shown but not judged (--judge-emulated "
 			 "judges them); counts are judged.");
-	wrap(f, b, width);
+	vd_wrap(f, b, width);
 }
 
 void vd_method(const struct cmp *c, FILE *f)
@@ -659,7 +659,7 @@ static void summary(const struct cmp *c, size_t bad_cases, FILE *f, int width)
 		o += snprintf(b + o, sizeof(b) - o, "; %zu case(s) failed, timed out or died "
 			      "(listed above)", bad_cases);
 	snprintf(b + o, sizeof(b) - o, ".");
-	wrap(f, b, width);
+	vd_wrap(f, b, width);
 }
 
 void vd_summary_text(const struct cmp *c, size_t bad_cases, FILE *f)

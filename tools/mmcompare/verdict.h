@@ -29,6 +29,11 @@ void vd_markdown(const struct cmp *c, FILE *f);
 /* Input text as inert markdown; a name for a marker comment. */
 void vd_md_text(FILE *f, const char *s);
 void vd_md_marker(FILE *f, const char *s);
+/*
+ * Text wrapped at blanks to width columns (0: one line); lines after the
+ * first are indented two more than the text's own indent.
+ */
+void vd_wrap(FILE *f, const char *text, int width);
 /* How the p-values were judged, one sentence (text and markdown intros). */
 void vd_method(const struct cmp *c, FILE *f);
 
