@@ -241,9 +241,11 @@ prun "$t/res/b/r1" --label b --profile=callgraph >/dev/null 2>&1
 rc=$?
 rep=$(ls -d "$t"/res/compare-a-vs-b-* 2>/dev/null | head -1)
 if [ $rc = 0 ] && grep -q '^## Kernel profiles' "$rep/report.md" && [ -s "$rep/profile.txt" ] &&
-	grep -q 'children share' "$t/report.out" && grep -q '](plots/profile.png)' "$rep/report.md" &&
+	grep -q 'children share' "$rep/profile.txt" &&
+	grep -q '^Kernel profiles (--profile)' "$t/report.out" &&
+	grep -q "^kernel profiles: $rep/profile.txt$" "$t/report.out" && grep -q '](plots/profile.png)' "$rep/report.md" &&
 	[ "$(head -c4 "$rep/plots/profile.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
-	pass "compare-report: profile.txt printed, report.md's Kernel profiles section with its chart"
+	pass "compare-report: the profiles' first lines after the verdict, profile.txt named, report.md's Kernel profiles section with its chart"
 else
 	fail "compare-report" "rc=$rc: $(tail -3 "$t/report.out")"
 fi

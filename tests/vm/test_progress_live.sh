@@ -3,7 +3,8 @@
 # guest's mirror file while QEMU runs): every case start must be shown as
 # soon as its started.csv record is in the file, not when more output
 # pushes it through a buffer. The file here stops growing after the second
-# start, as it does while a long case runs; the writer stays alive.
+# start, as it does while a long case runs; the writer stays alive. Run
+# with the machine's awk: Debian's default, mawk, reads pipes in blocks.
 . "$(dirname "$0")/../lib.sh"
 t=$(tmpdir)
 holder=
