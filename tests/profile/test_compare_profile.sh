@@ -84,7 +84,7 @@ block() { sed -n '/^Kernel profiles/,$p' "$1"; }
 
 r=$t/p
 pair "$r"
-line1="  wl [threads=1] (children %): folio_batch_move_lru - -> 12.00 (new); lru_add_drain 10.00 -> - (gone); shrink_folio_list 40.00 -> 30.00"
+line1="  wl [threads=1] (children %): lru_add_drain 10.00 -> - (gone); folio_batch_move_lru - -> 12.00 (new); shrink_folio_list 40.00 -> 30.00"
 
 # ---- the verdict view: the block after the verdict
 COLUMNS=200 "$MMC" "$r/base" "$r/new" >"$t/v.out" 2>"$t/v.err"
@@ -185,7 +185,7 @@ for c in $(seq 12); do
 done
 COLUMNS=200 "$MMC" "$m/base" "$m/new" >"$t/many.out" 2>"$t/many.err"
 b=$(block "$t/many.out")
-if [ "$(grep -c '^  wl \[threads=[0-9]*\] (self %): c - -> 12.00 (new); b 10.00 -> - (gone)' <<<"$b")" = 8 ] &&
+if [ "$(grep -c '^  wl \[threads=[0-9]*\] (self %): b 10.00 -> - (gone); c - -> 12.00 (new)' <<<"$b")" = 8 ] &&
 	grep -qx '  4 more cases' <<<"$b" && [ "$(wc -l <<<"$b")" = 11 ]; then
 	pass "12 profiled cases: 8 case lines, '4 more cases', the command"
 else

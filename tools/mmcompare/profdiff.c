@@ -514,9 +514,12 @@ static double bigger(const struct pd_line *l)
 }
 
 /*
- * The order of the difference: first the functions that stopped (gone) or
- * started (new) running though both kernels have them, largest share
- * first; then the symbols of both profiles by the size of the change; last
+ * The order of the difference: first the functions that stopped running
+ * (gone) though both kernels have them, then those that started (new),
+ * each largest share first: what a patch takes away is what its posting
+ * claims, and a new function's share can be swollen by emulation (QEMU
+ * TCG runs copy_mc_enhanced_fast_string several times slower than
+ * copy_page), so it must not hide what vanished; then the symbols of both profiles by the size of the change; last
  * the functions only one kernel has (renamed, inlined, removed), by share.
  */
 static int by_order(const void *a, const void *b)
@@ -526,6 +529,8 @@ static int by_order(const void *a, const void *b)
 
 	if (x->cat != y->cat)
 		return x->cat - y->cat;
+	if (x->cat == 0 && x->in_new != y->in_new)
+		return x->in_new ? 1 : -1;
 	kx = x->cat == 1 ? fabs(x->new - x->base) : bigger(x);
 	ky = y->cat == 1 ? fabs(y->new - y->base) : bigger(y);
 	if (kx != ky)
