@@ -10,7 +10,7 @@
  * (--per-arg: one side per argument). Reading the profiles and their
  * difference is profdiff.c's (mmcompare's text views print its first
  * lines per case): per case and NEW side, first the functions that
- * stopped ("gone") or started ("new") running although both kernels have
+ * stopped ("gone"), then those that started ("new") running although both kernels have
  * a function of that name, then the largest changes, last the functions
  * only one kernel has ("base-fn", "new-fn"). Shares are evidence shown
  * next to the verdict, never judged.
@@ -84,7 +84,8 @@ static void print_text(const struct pd_set *p, const struct opts *o)
 
 	printf("Kernel profiles (perf, measured phases): each symbol's share of the non-idle samples,\n"
 	       "mean over the profiled iterations; shown, not judged. First the functions that stopped\n"
-	       "(gone) or started (new) running though both kernels have them, then the largest changes,\n"
+	       "(gone), then those that started (new) running though both kernels have them, then the\n"
+	       "largest changes, "
 	       "then functions only one kernel has (base-fn, new-fn: renamed, inlined, removed).\n"
 	       "Unresolved symbols ([unknown]) are left out.\n");
 	for (int s = 1; s < p->nsides; s++)
@@ -203,7 +204,7 @@ static void print_markdown(const struct pd_set *p, const struct opts *o, bool ch
 	printf("<!-- mmprofile:profiles -->\n## Kernel profiles\n\n"
 	       "perf samples of the measured phases (`--profile`): each symbol's share of the\n"
 	       "non-idle samples, mean over the profiled iterations. Shown, not judged. First\n"
-	       "the functions that stopped (**gone**) or started (**new**) running though both\n"
+	       "the functions that stopped (**gone**), then those that started (**new**) running though both\n"
 	       "kernels have them, then the largest changes, then the functions only one kernel\n"
 	       "has (**base-fn**, **new-fn**: renamed, inlined or removed).\n\n");
 	if (chart)
