@@ -1363,22 +1363,14 @@ out:
 }
 
 /*
- * profile/kernel_functions.fnv32, once per run: the FNV-1a hashes (32 bit,
+ * profile/kernel_functions.fnv32, once per run: the FNV-1a hashes (mm_fnv32,
+ * results.h; 32 bit,
  * little endian, sorted, unique) of every text symbol name of the kernel.
  * A comparison needs to know whether a function that vanished from one
  * side's profile still exists in the other side's kernel (no longer run:
  * the point of many patches) or not (renamed, inlined, removed); the whole
  * name table would cost ~20 s over the VM lab's serial port, this ~5 s.
  */
-static unsigned int fnv32(const char *s)
-{
-	unsigned int h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static int by_u32(const void *a, const void *b)
 {
 	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
@@ -1413,7 +1405,7 @@ static void write_function_hashes(void)
 				break;
 			h = t;
 		}
-		h[n++] = fnv32(name);
+		h[n++] = mm_fnv32(name);
 	}
 	fclose(f);
 	if (n == 0) {

@@ -97,3 +97,12 @@ bool mm_unit_timed(const char *unit)
 	return !strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
 	       !strcmp(unit, "s") || (n > 2 && !strcmp(unit + n - 2, "/s"));
 }
+
+unsigned int mm_fnv32(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}

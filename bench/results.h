@@ -106,4 +106,11 @@ bool mm_metric_name_okn(const char *metric, unsigned long len);
  */
 bool mm_unit_timed(const char *unit);
 
+/*
+ * profile/kernel_functions.fnv32 holds, per kernel function name, its
+ * FNV-1a 32-bit hash (4 bytes, little-endian, sorted): written by --profile,
+ * read by the profile comparison. One definition for both.
+ */
+unsigned int mm_fnv32(const char *s);
+
 #endif /* MMBENCH_RESULTS_H */

@@ -291,15 +291,6 @@ static int by_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static unsigned int fnv32(const char *s)
-{
-	unsigned int h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* A run's profile/kernel_functions.fnv32 added to its side's table. */
 static void load_functions(struct pd_side *sd, const char *dir)
 {
@@ -329,7 +320,7 @@ static void load_functions(struct pd_side *sd, const char *dir)
 /* Does the side's kernel have a function of this name? (unknown: yes) */
 static bool has_function(const struct pd_side *sd, const char *sym, const char *dso)
 {
-	unsigned int h = fnv32(sym);
+	unsigned int h = mm_fnv32(sym);
 
 	if (sd->nfn == 0 || dso[0] != '[' || !strcmp(dso, "[unknown]"))
 		return true;
