@@ -83,6 +83,11 @@ struct mix_region {
 	size_t nlat, cap;
 };
 
+struct mix_held {
+	void *p;
+	size_t len;
+};
+
 struct mix_slot {
 	uint64_t migrated;	/* pages that changed node (or PFN) */
 	uint64_t not_migrated;	/* move_pages: pages left behind */
@@ -110,6 +115,8 @@ struct mix_state {
 	bool stop, bad;
 	uint64_t check_ns;
 	bool fresh;		/* compact: regions built and not yet compacted */
+	struct mix_held *held;	/* compact retries: memory held, see hold() */
+	int nheld, held_cap;
 	struct mlock_snap base, last;
 	char why[512];
 };
@@ -297,6 +304,29 @@ static int mix_probe(struct mm_ctx *ctx)
 
 /* ---------------------------------------------------------------- state */
 
+/* Keep a mapping until held_release. */
+static int hold(struct mix_state *s, void *p, size_t len)
+{
+	if (s->nheld == s->held_cap) {
+		int cap = s->held_cap ? 2 * s->held_cap : 16;
+		struct mix_held *h = realloc(s->held, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		s->held = h;
+		s->held_cap = cap;
+	}
+	s->held[s->nheld++] = (struct mix_held){ p, len };
+	return 0;
+}
+
+static void held_release(struct mix_state *s)
+{
+	for (int i = 0; i < s->nheld; i++)
+		munmap(s->held[i].p, s->held[i].len);
+	s->nheld = 0;
+}
+
 static void mix_cleanup(struct mm_ctx *ctx)
 {
 	struct mix_state *s = ctx->priv;
@@ -317,6 +347,8 @@ static void mix_cleanup(struct mm_ctx *ctx)
 		free(r->lat);
 	}
 	free(s->r);
+	held_release(s);
+	free(s->held);
 	free(s->node_to);
 	free(s->node_from);
 	if (s->settle)
@@ -662,14 +694,58 @@ static int regions_locked(struct mm_ctx *ctx, struct mix_state *s)
 }
 
 /*
+ * A retry after compaction moved none of the regions' pages: they were
+ * where its migration scanner did not reach (it stops where it meets the
+ * free scanner coming down from the top of the zone). Freed, they and
+ * their filler would be the first pages the rebuilt regions got back
+ * (the free lists hand out the last freed first), and the retry would
+ * fail the same way; seen on a host after hours of other work, 4 attempts
+ * in a row. So while the regions are rebuilt the old ones are held, and a
+ * blocker the size of the regions and their filler takes the pages freed
+ * last: the rebuilt regions come from elsewhere. Both are freed before the
+ * measured phase (compaction must not move them too). Only while
+ * MemAvailable stays over twice what is held.
+ */
+static bool hold_for_retry(struct mix_state *s)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), want = 0, held = 0;
+	long long avail_kb = mm_mem_available_kb();
+
+	for (int i = 0; i < s->n; i++)
+		want += s->r[i].len * (2 + FILLER_PAGES);
+	for (int i = 0; i < s->nheld; i++)
+		held += s->held[i].len;
+	if (avail_kb < 0 || (held + want) >> 10 > (unsigned long long)avail_kb / 2)
+		return false;
+	for (int i = 0; i < s->n; i++) {
+		size_t len = s->r[i].len * (1 + FILLER_PAGES);
+		char *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (b == MAP_FAILED)
+			return false;
+		madvise(b, len, MADV_NOHUGEPAGE);
+		for (size_t off = 0; off < len; off += pg)
+			b[off] = 1;
+		if (hold(s, b, len) < 0) {
+			munmap(b, len);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * trigger=compact, every iteration after the first: the last compaction
  * left the regions packed where the next would not move them; build them
  * again between filler pages (see region_map), outside the measured phase.
+ * RETRY: see hold_for_retry.
  */
-static int regions_rebuild(struct mm_ctx *ctx, struct mix_state *s)
+static int regions_rebuild(struct mm_ctx *ctx, struct mix_state *s, bool retry)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	int ret = MM_PASS;
+	bool keep = retry && hold_for_retry(s);
 
 	/*
 	 * The new regions are built while the old ones still hold their
@@ -687,9 +763,17 @@ static int regions_rebuild(struct mm_ctx *ctx, struct mix_state *s)
 			r->pages[k] = r->buf + k * pg;
 	}
 	for (int i = 0; i < s->n; i++) {
-		if (s->r[i].old)
-			munmap(s->r[i].old, s->r[i].len);
-		s->r[i].old = NULL;
+		struct mix_region *r = &s->r[i];
+
+		/* held unlocked: VmLck is checked against the new regions */
+		if (r->old && keep && munlock(r->old, r->len) == 0 &&
+		    hold(s, r->old, r->len) == 0) {
+			r->old = NULL;
+			continue;
+		}
+		if (r->old)
+			munmap(r->old, r->len);
+		r->old = NULL;
 	}
 	if (ret != MM_PASS || regions_placed(ctx, s) != MM_PASS)
 		return MM_FAIL;
@@ -727,7 +811,7 @@ static int mix_prepare(struct mm_ctx *ctx)
 		if (region_setup(ctx, s, &s->r[i], len, s->pct) != MM_PASS)
 			return MM_FAIL;
 	/* Not on the pages the last case (or process) freed: see the rebuild. */
-	if (s->compact && regions_rebuild(ctx, s) != MM_PASS)
+	if (s->compact && regions_rebuild(ctx, s, false) != MM_PASS)
 		return MM_FAIL;
 	if (regions_placed(ctx, s) != MM_PASS)
 		return MM_FAIL;
@@ -1050,8 +1134,13 @@ static int mix_run(struct mm_ctx *ctx)
 	int ret, retries = 0;
 
 again:
-	if (s->compact && (!s->fresh || retries) && regions_rebuild(ctx, s) != MM_PASS)
+	if (s->compact && (!s->fresh || retries) &&
+	    regions_rebuild(ctx, s, retries > 0) != MM_PASS) {
+		held_release(s);
 		return MM_FAIL;
+	}
+	/* freed before the clock starts: compaction must not move them too */
+	held_release(s);
 	s->fresh = false;
 	reset_round_state(s);
 	if (mlock_snap(s, &s->base) < 0)
