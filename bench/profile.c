@@ -1792,6 +1792,45 @@ static void write_rows(struct mm_ctx *ctx, bool raw_kept)
 	}
 }
 
+/*
+ * With a software clock, the interrupt-enable point holding the largest
+ * mean share of the profiled iterations' samples, when it holds at least
+ * MM_IRQ_POINT_PCT (see mm_irq_on_point): said in run.log and meta.csv.
+ */
+static void irq_point_note(struct mm_ctx *ctx)
+{
+	double best = 0, *sum;
+	int ok = 0, at = -1;
+
+	if (!mm_soft_clock(pf.event) || !(sum = calloc((size_t)pf.nsyms + 1, sizeof(*sum))))
+		return;
+	for (int i = 0; i < pf.nit; i++) {
+		struct piter *p = &pf.it[i];
+
+		if (p->status != ST_OK || p->total <= 0)
+			continue;
+		ok++;
+		for (int k = 0; k < p->nalloc && k < pf.nsyms; k++)
+			if (p->self[k] && mm_irq_on_point(pf.syms[k].key))
+				sum[k] += 100.0 * (double)p->self[k] / (double)p->total;
+	}
+	for (int k = 0; ok && k < pf.nsyms; k++)
+		if (sum[k] / ok > best) {
+			best = sum[k] / ok;
+			at = k;
+		}
+	if (at >= 0 && best >= MM_IRQ_POINT_PCT) {
+		mm_note(ctx, "profile_irq_point", "%s [%s]: %.1f%% of the samples at %s, where "
+			"interrupts are turned back on: %s cannot interrupt code that runs with "
+			"them off, so that code's time is charged there and its own share is understated",
+			ctx->wl->name, mm_case_string(ctx->c), best, pf.syms[at].key, pf.event);
+		mm_log(ctx, "profile: %.1f%% of the samples at %s (interrupts turned back on): "
+		       "the time of code that ran with them off, which %s cannot sample",
+		       best, pf.syms[at].key, pf.event);
+	}
+	free(sum);
+}
+
 void mm_profile_case_end(struct mm_ctx *ctx)
 {
 	char why[700] = "", kept_why[300] = "", kfile[4400];
@@ -1822,6 +1861,7 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 	}
 	write_rows(ctx, raw);
 	mm_csv_sync();
+	irq_point_note(ctx);
 	for (int i = 0; i < pf.nit; i++)
 		ok += pf.it[i].status == ST_OK;
 	if (pf.nit > 0 && ok == 0)

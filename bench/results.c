@@ -106,3 +106,19 @@ unsigned int mm_fnv32(const char *s)
 		h = (h ^ (unsigned char)*s) * 16777619u;
 	return h;
 }
+
+bool mm_irq_on_point(const char *sym)
+{
+	static const char *const has[] = { "irq_enable", "irqrestore", "irq_restore" };
+	size_t n = strlen(sym);
+
+	for (size_t i = 0; i < sizeof(has) / sizeof(has[0]); i++)
+		if (strstr(sym, has[i]))
+			return true;
+	return n > 11 && !strcmp(sym + n - 11, "_unlock_irq");
+}
+
+bool mm_soft_clock(const char *event)
+{
+	return !strncmp(event, "cpu-clock", 9) || !strncmp(event, "task-clock", 10);
+}

@@ -113,4 +113,19 @@ bool mm_unit_timed(const char *unit);
  */
 unsigned int mm_fnv32(const char *s);
 
+/*
+ * A kernel function where interrupts are turned back on (pvm_irq_enable,
+ * native_irq_enable, _raw_spin_unlock_irqrestore, ...). A sampling clock
+ * that is itself an interrupt (the software cpu-clock and task-clock)
+ * cannot stop code that runs with interrupts off: its samples there land
+ * where they are turned back on, so a large share at such a point is the
+ * time of code the profile does not show. Said beside a profile (--profile
+ * at the end of a case, and the profile comparison) when one such function
+ * holds at least MM_IRQ_POINT_PCT percent of a case's samples.
+ */
+bool mm_irq_on_point(const char *sym);
+/* The event is a software clock (cpu-clock, task-clock). */
+bool mm_soft_clock(const char *event);
+#define MM_IRQ_POINT_PCT 20.0
+
 #endif /* MMBENCH_RESULTS_H */

@@ -826,6 +826,10 @@ static void prof_case(FILE *f, const struct rs_set *s, const struct pd_set *p,
 		col += fprintf(f, " %s", item);
 	}
 	fprintf(f, "%s\n", u->nl ? "" : " no symbol");
+	if (pd_irq_summary(item, sizeof(item), u->b, u->n)) {
+		snprintf(text, sizeof(text), "    note: %s", item);
+		vd_wrap(f, text, width);
+	}
 }
 
 static void print_profiles(const struct rs_set *s, const struct opts *o, FILE *f)

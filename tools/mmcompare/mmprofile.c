@@ -56,6 +56,21 @@ static const char *short_dso(const char *dso)
 	return !strcmp(dso, "[kernel.kallsyms]") ? "[kernel]" : dso;
 }
 
+/*
+ * PRE and "N% of the samples at SYM (interrupts turned back on: ...)" when
+ * an interrupt-enable point holds a large share of k (pd_irq_point).
+ */
+static void irq_note(FILE *f, const struct pd_case *k, const char *pre)
+{
+	double share;
+	const struct pd_sym *a = pd_irq_point(k, &share);
+
+	if (a)
+		fprintf(f, "%s%.1f%% of the samples at %s (interrupts turned back on: the time of "
+			"code that ran with them off, which %s cannot sample)", pre, share, a->sym,
+			k->event);
+}
+
 static void side_note(FILE *f, const struct pd_side *s, const struct pd_case *k, const char *pre)
 {
 	fprintf(f, "%s%s: ", pre, s->label);
@@ -67,6 +82,7 @@ static void side_note(FILE *f, const struct pd_side *s, const struct pd_case *k,
 		fprintf(f, "%d iteration(s), %s %d Hz%s%s%s", k->n_ok, k->event, k->freq,
 			k->cg == 1 ? ", call graphs" : k->cg == 2 ? ", call graphs in some" : "",
 			k->n_other ? "; not profiled in others: " : "", k->n_other ? k->why : "");
+	irq_note(f, k, "; ");
 }
 
 static void cut(char *buf, size_t len, const char *s, size_t max)
@@ -180,6 +196,8 @@ static void print_summary(const struct pd_set *p)
 			printf("profile: none on %s\n", u[i].none);
 			continue;
 		}
+		char note[600];
+
 		printf("profile (%s %%):", u[i].children ? "children" : "self");
 		for (int j = 0; j < u[i].nl; j++) {
 			const struct pd_line *l = &u[i].l[j];
@@ -190,6 +208,10 @@ static void print_summary(const struct pd_set *p)
 			printf("%s ", j ? ";" : "");
 			tsv(l->sym);
 			printf(" %s -> %s%s%s", vb, vn, *pd_mark(l) ? " " : "", pd_mark(l));
+		}
+		if (pd_irq_summary(note, sizeof(note), u[i].b, u[i].n)) {
+			printf("; note: ");
+			tsv(note);
 		}
 		putchar('\n');
 	}

@@ -476,6 +476,42 @@ double pd_share(const struct pd_case *k, const struct pd_sym *a, bool children)
 	return (children ? a->child : a->self) / k->n_ok;
 }
 
+const struct pd_sym *pd_irq_point(const struct pd_case *k, double *share)
+{
+	const struct pd_sym *best = NULL;
+
+	*share = 0;
+	if (!k || !k->n_ok || !mm_soft_clock(k->event))
+		return NULL;
+	for (int i = 0; i < k->ns; i++)
+		if (mm_irq_on_point(k->s[i].sym) && pd_share(k, &k->s[i], false) > *share) {
+			*share = pd_share(k, &k->s[i], false);
+			best = &k->s[i];
+		}
+	return *share >= MM_IRQ_POINT_PCT ? best : NULL;
+}
+
+bool pd_irq_summary(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n)
+{
+	double sb, sn;
+	const struct pd_sym *ab = pd_irq_point(b, &sb), *an = pd_irq_point(n, &sn);
+	const struct pd_sym *a = ab ? ab : an, *xb, *xn;
+	char vb[32], vn[32];
+
+	buf[0] = '\0';
+	if (!a)
+		return false;
+	/* that function's share on each side (a side may not have it) */
+	xb = b ? pd_find_sym(b, a->sym, a->dso) : NULL;
+	xn = n ? pd_find_sym(n, a->sym, a->dso) : NULL;
+	pd_fmt_share(vb, sizeof(vb), pd_share(b, xb, false), xb != NULL);
+	pd_fmt_share(vn, sizeof(vn), pd_share(n, xn, false), xn != NULL);
+	snprintf(buf, len, "%s -> %s%% of the samples at %s, where interrupts come back on: "
+		 "code that runs with them off is not seen by %s", vb, vn, a->sym,
+		 (ab ? b : n)->event);
+	return true;
+}
+
 const struct pd_sym *pd_find_sym(const struct pd_case *k, const char *sym, const char *dso)
 {
 	if (!k)

@@ -108,6 +108,18 @@ const struct pd_case *pd_find_case(const struct pd_side *s, const char *wl, cons
 const struct pd_sym *pd_find_sym(const struct pd_case *k, const char *sym, const char *dso);
 /* The mean share of a over k's profiled iterations (children or self). */
 double pd_share(const struct pd_case *k, const struct pd_sym *a, bool children);
+/*
+ * With a software clock, the interrupt-enable point (mm_irq_on_point)
+ * with the largest mean self share of k, when that share (*share) is at
+ * least MM_IRQ_POINT_PCT; else NULL.
+ */
+const struct pd_sym *pd_irq_point(const struct pd_case *k, double *share);
+/*
+ * "63.08 -> 64.31% of the samples at pvm_irq_enable, where interrupts come
+ * back on: ..." for a summary, when pd_irq_point flags either side of a
+ * case; false (and "") when neither.
+ */
+bool pd_irq_summary(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n);
 /* Both cases profiled with call graphs in every iteration: children shares. */
 bool pd_both_callgraph(const struct pd_case *b, const struct pd_case *n);
 /*
