@@ -1799,26 +1799,29 @@ static void write_rows(struct mm_ctx *ctx, bool raw_kept)
  */
 static void irq_point_note(struct mm_ctx *ctx)
 {
-	double best = 0, *sum;
+	double best = 0;
 	int ok = 0, at = -1;
 
-	if (!mm_soft_clock(pf.event) || !(sum = calloc((size_t)pf.nsyms + 1, sizeof(*sum))))
+	if (!mm_soft_clock(pf.event))
 		return;
-	for (int i = 0; i < pf.nit; i++) {
-		struct piter *p = &pf.it[i];
+	for (int i = 0; i < pf.nit; i++)
+		ok += pf.it[i].status == ST_OK && pf.it[i].total > 0;
+	for (int k = 0; ok && k < pf.nsyms; k++) {
+		double sum = 0;
 
-		if (p->status != ST_OK || p->total <= 0)
+		if (!mm_irq_on_point(pf.syms[k].key))
 			continue;
-		ok++;
-		for (int k = 0; k < p->nalloc && k < pf.nsyms; k++)
-			if (p->self[k] && mm_irq_on_point(pf.syms[k].key))
-				sum[k] += 100.0 * (double)p->self[k] / (double)p->total;
-	}
-	for (int k = 0; ok && k < pf.nsyms; k++)
-		if (sum[k] / ok > best) {
-			best = sum[k] / ok;
+		for (int i = 0; i < pf.nit; i++) {
+			struct piter *p = &pf.it[i];
+
+			if (p->status == ST_OK && p->total > 0 && k < p->nalloc)
+				sum += 100.0 * (double)p->self[k] / (double)p->total;
+		}
+		if (sum / ok > best) {
+			best = sum / ok;
 			at = k;
 		}
+	}
 	if (at >= 0 && best >= MM_IRQ_POINT_PCT) {
 		mm_note(ctx, "profile_irq_point", "%s [%s]: %.1f%% of the samples at %s, where "
 			"interrupts are turned back on: %s cannot interrupt code that runs with "
@@ -1828,7 +1831,6 @@ static void irq_point_note(struct mm_ctx *ctx)
 		       "the time of code that ran with them off, which %s cannot sample",
 		       best, pf.syms[at].key, pf.event);
 	}
-	free(sum);
 }
 
 void mm_profile_case_end(struct mm_ctx *ctx)

@@ -73,6 +73,9 @@ struct mlock_snap {
 struct mix_region {
 	char *buf;
 	char *old;		/* compact: the last iteration's, while rebuilding */
+	char *held;		/* compact retry: the last ones, kept (hold_for_retry) */
+	char *blocker;		/* compact retry: see hold_for_retry */
+	size_t blocker_len;
 	size_t len;
 	unsigned long npages;
 	void **pages;
@@ -81,11 +84,6 @@ struct mix_region {
 	uint64_t *chk;		/* PFNs for the kpageflags check */
 	double *lat;		/* ns per migration call */
 	size_t nlat, cap;
-};
-
-struct mix_held {
-	void *p;
-	size_t len;
 };
 
 struct mix_slot {
@@ -115,8 +113,6 @@ struct mix_state {
 	bool stop, bad;
 	uint64_t check_ns;
 	bool fresh;		/* compact: regions built and not yet compacted */
-	struct mix_held *held;	/* compact retries: memory held, see hold() */
-	int nheld, held_cap;
 	struct mlock_snap base, last;
 	char why[512];
 };
@@ -304,27 +300,18 @@ static int mix_probe(struct mm_ctx *ctx)
 
 /* ---------------------------------------------------------------- state */
 
-/* Keep a mapping until held_release. */
-static int hold(struct mix_state *s, void *p, size_t len)
-{
-	if (s->nheld == s->held_cap) {
-		int cap = s->held_cap ? 2 * s->held_cap : 16;
-		struct mix_held *h = realloc(s->held, cap * sizeof(*h));
-
-		if (!h)
-			return -1;
-		s->held = h;
-		s->held_cap = cap;
-	}
-	s->held[s->nheld++] = (struct mix_held){ p, len };
-	return 0;
-}
-
+/* Free what a compact retry held (hold_for_retry). */
 static void held_release(struct mix_state *s)
 {
-	for (int i = 0; i < s->nheld; i++)
-		munmap(s->held[i].p, s->held[i].len);
-	s->nheld = 0;
+	for (int i = 0; s->r && i < s->n; i++) {
+		struct mix_region *r = &s->r[i];
+
+		if (r->held)
+			munmap(r->held, r->len);
+		if (r->blocker)
+			munmap(r->blocker, r->blocker_len);
+		r->held = r->blocker = NULL;
+	}
 }
 
 static void mix_cleanup(struct mm_ctx *ctx)
@@ -333,6 +320,7 @@ static void mix_cleanup(struct mm_ctx *ctx)
 
 	if (!s)
 		return;
+	held_release(s);
 	for (int i = 0; s->r && i < s->n; i++) {
 		struct mix_region *r = &s->r[i];
 
@@ -347,8 +335,6 @@ static void mix_cleanup(struct mm_ctx *ctx)
 		free(r->lat);
 	}
 	free(s->r);
-	held_release(s);
-	free(s->held);
 	free(s->node_to);
 	free(s->node_from);
 	if (s->settle)
@@ -704,21 +690,21 @@ static int regions_locked(struct mm_ctx *ctx, struct mix_state *s)
  * blocker the size of the regions and their filler takes the pages freed
  * last: the rebuilt regions come from elsewhere. Both are freed before the
  * measured phase (compaction must not move them too). Only while
- * MemAvailable stays over twice what is held.
+ * MemAvailable stays over twice what is held. False when not held (a
+ * blocker already mapped is freed with the rest by held_release).
  */
 static bool hold_for_retry(struct mix_state *s)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), want = 0, held = 0;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), want = 0;
 	long long avail_kb = mm_mem_available_kb();
 
 	for (int i = 0; i < s->n; i++)
 		want += s->r[i].len * (2 + FILLER_PAGES);
-	for (int i = 0; i < s->nheld; i++)
-		held += s->held[i].len;
-	if (avail_kb < 0 || (held + want) >> 10 > (unsigned long long)avail_kb / 2)
+	if (avail_kb < 0 || want >> 10 > (unsigned long long)avail_kb / 2)
 		return false;
 	for (int i = 0; i < s->n; i++) {
-		size_t len = s->r[i].len * (1 + FILLER_PAGES);
+		struct mix_region *r = &s->r[i];
+		size_t len = r->len * (1 + FILLER_PAGES);
 		char *b = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -727,10 +713,8 @@ static bool hold_for_retry(struct mix_state *s)
 		madvise(b, len, MADV_NOHUGEPAGE);
 		for (size_t off = 0; off < len; off += pg)
 			b[off] = 1;
-		if (hold(s, b, len) < 0) {
-			munmap(b, len);
-			return false;
-		}
+		r->blocker = b;
+		r->blocker_len = len;
 	}
 	return true;
 }
@@ -766,12 +750,9 @@ static int regions_rebuild(struct mm_ctx *ctx, struct mix_state *s, bool retry)
 		struct mix_region *r = &s->r[i];
 
 		/* held unlocked: VmLck is checked against the new regions */
-		if (r->old && keep && munlock(r->old, r->len) == 0 &&
-		    hold(s, r->old, r->len) == 0) {
-			r->old = NULL;
-			continue;
-		}
-		if (r->old)
+		if (r->old && keep && munlock(r->old, r->len) == 0)
+			r->held = r->old;
+		else if (r->old)
 			munmap(r->old, r->len);
 		r->old = NULL;
 	}

@@ -181,6 +181,7 @@ static void tsv(const char *s)
  */
 static void print_summary(const struct pd_set *p)
 {
+	char note[600];
 	int n;
 	struct pd_summary *u = pd_summaries(p, &n);
 
@@ -196,8 +197,6 @@ static void print_summary(const struct pd_set *p)
 			printf("profile: none on %s\n", u[i].none);
 			continue;
 		}
-		char note[600];
-
 		printf("profile (%s %%):", u[i].children ? "children" : "self");
 		for (int j = 0; j < u[i].nl; j++) {
 			const struct pd_line *l = &u[i].l[j];

@@ -483,11 +483,14 @@ const struct pd_sym *pd_irq_point(const struct pd_case *k, double *share)
 	*share = 0;
 	if (!k || !k->n_ok || !mm_soft_clock(k->event))
 		return NULL;
-	for (int i = 0; i < k->ns; i++)
-		if (mm_irq_on_point(k->s[i].sym) && pd_share(k, &k->s[i], false) > *share) {
-			*share = pd_share(k, &k->s[i], false);
+	for (int i = 0; i < k->ns; i++) {
+		double v = pd_share(k, &k->s[i], false);
+
+		if (v > *share && mm_irq_on_point(k->s[i].sym)) {
+			*share = v;
 			best = &k->s[i];
 		}
+	}
 	return *share >= MM_IRQ_POINT_PCT ? best : NULL;
 }
 
