@@ -125,5 +125,11 @@ int mm_field(int argc, char **argv);
 int mm_probe_set(const char *funcs);
 /* In the driver after each case: remove the case child's kprobe events. */
 void mm_probe_after_case(long pid);
+/*
+ * The functions the case's claim names (comma list in buf, its length):
+ * --probe's and the workload's default probes, the defaults also under
+ * --probe none (a clean profile still knows what the posting names).
+ */
+size_t mm_probe_focus(char *buf, size_t len);
 
 #endif /* MMBENCH_CORE_H */

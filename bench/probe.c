@@ -66,6 +66,7 @@ static struct {
 	bool setup_done;	/* per case child: events created */
 	char tracefs[256];	/* mount point in use, "" if none */
 	char group[64];
+	char defaults[MAX_FUNCS * 8];	/* the workload's, armed or not (--probe none) */
 } pr;
 
 static bool valid_func(const char *s, size_t len)
@@ -122,8 +123,22 @@ void mm_probe_default(struct mm_ctx *ctx, const char *funcs)
 {
 	char bad[160];
 
+	snprintf(pr.defaults, sizeof(pr.defaults), "%s", funcs);
 	if (!pr.none && add_funcs(funcs, bad, sizeof(bad)) < 0)
 		mm_log(ctx, "default probe '%s': %s", funcs, bad);
+}
+
+size_t mm_probe_focus(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!pr.none)
+		for (int i = 0; i < pr.n && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", pr.f[i].name);
+	else if (pr.defaults[0])
+		n = (size_t)snprintf(buf, len, "%s", pr.defaults);
+	return n < len ? n : len - 1;
 }
 
 /* ---------------------------------------------------------------- tracefs */

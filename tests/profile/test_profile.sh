@@ -52,6 +52,25 @@ if [ "$st" = "0 ok 1 ok " ] && [ -s "$d/r/$raw" ] && [ -s "$d/r/${raw%.perf.data
 else
 	fail "host: iterations" "statuses '$st', raw '$raw': $(ls -a "$d/r/profile" | tr '\n' ' ')"
 fi
+# the functions the claim names, for the comparison to list first: the
+# workload's default probes even under --probe none, --probe's before
+# them; pageout has no default and the run above no --probe: no note
+# focus NAME --probe FUNCS: the note of a short profiled mlock_mix run
+focus() {
+	local o=$d/focus.$1
+	shift
+	"$MMBENCH_SAN" run mlock_mix -p mlock_pct=0 -p threads=1 -p size_mb=8 -p rounds=1 \
+		-p trigger=compact -i 1 -w 0 --profile "$@" -o "$o" >>"$d.focus.out" 2>&1
+	"$MMBENCH" field --where key=note_profile_focus "$o/meta.csv" value
+}
+f1=$(focus none --probe none)
+f2=$(focus two --probe folio_putback_lru,lru_add_drain)
+if [ "$f1" = "mlock_mix: lru_add_drain" ] && [ "$f2" = "mlock_mix: folio_putback_lru,lru_add_drain" ] &&
+	[ -z "$(meta_get "$d/r/meta.csv" note_profile_focus)" ]; then
+	pass "meta.csv note_profile_focus: the workload's default probe under --probe none, --probe's with it; none without either"
+else
+	fail "focus note" "'$f1' '$f2' '$(meta_get "$d/r/meta.csv" note_profile_focus)': $(tail -3 "$d.focus.out")"
+fi
 # every row: shares in [0, 100], children >= self, samples <= total; an
 # iteration's self shares (with [other]) add up to 100
 bad=$(python3 - "$d/r/profile.csv" <<'PY'

@@ -30,7 +30,8 @@ ref=$top/tools/bench/ref_pageout
 rounds=${BENCH_ROUNDS:-10}
 inst=${BENCH_INSTANCES:-2} size=${BENCH_SIZE_MB:-64} dur=${BENCH_DURATION_S:-1}
 out=${1:-$top/results/bench-pageout/$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out/data" || exit 2
+data=${BENCH_DATA_DIR:-$out/data}
+mkdir -p "$out" "$data" || exit 2
 : >"$out/mmbench.txt"
 : >"$out/reference.txt"
 : >"$out/reference_born.txt"
@@ -42,7 +43,7 @@ value() { "$mmbench" field --where metric="$2" "$1" value; }
 run_mm() {
 	local r=$1
 	if ! "$mmbench" run pageout -p instances="$inst" -p size_mb="$size" \
-		-p duration_s="$dur" -p dir="$out/data" -i 1 -w 1 -o "$out/mm.$r" \
+		-p duration_s="$dur" -p dir="$data" -i 1 -w 1 -o "$out/mm.$r" \
 		>/dev/null 2>"$out/mm.$r.err"; then
 		echo "bench-pageout: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
 		return 1
@@ -54,7 +55,7 @@ run_mm() {
 # run_ref ROUND PLACEMENT FILE
 run_ref() {
 	local r=$1 line
-	if ! line=$("$ref" "$inst" "$size" "$dur" "$out/data" 1 "$2" 2>"$out/ref.$r.$2.err"); then
+	if ! line=$("$ref" "$inst" "$size" "$dur" "$data" 1 "$2" 2>"$out/ref.$r.$2.err"); then
 		echo "bench-pageout: reference ($2) failed in round $r: $(cat "$out/ref.$r.$2.err")" >&2
 		return 1
 	fi

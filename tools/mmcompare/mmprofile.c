@@ -9,11 +9,12 @@
  * a directory of runs; runs with one label are pooled into one side
  * (--per-arg: one side per argument). Reading the profiles and their
  * difference is profdiff.c's (mmcompare's text views print its first
- * lines per case): per case and NEW side, first the functions that
- * stopped ("gone"), then those that started ("new") running although both kernels have
- * a function of that name, then the largest changes, last the functions
- * only one kernel has ("base-fn", "new-fn"). Shares are evidence shown
- * next to the verdict, never judged.
+ * lines per case): per case and NEW side, first the functions the
+ * posting's claim names and their callees ("focus"), then the
+ * functions that stopped ("gone"), then those that started ("new")
+ * running although both kernels have a function of that name, then the
+ * largest changes, last the functions only one kernel has ("base-fn",
+ * "new-fn"). Shares are evidence shown next to the verdict, never judged.
  *
  * --plot DIR draws one chart (DIR/profile.png, .svg, .gp, .dat): per case
  * (up to six) the shares of its largest changes, a bar per side. Text from
@@ -99,10 +100,10 @@ static void print_text(const struct pd_set *p, const struct opts *o)
 	struct pd_caseref *c = pd_cases(p, &nc);
 
 	printf("Kernel profiles (perf, measured phases): each symbol's share of the non-idle samples,\n"
-	       "mean over the profiled iterations; shown, not judged. First the functions that stopped\n"
-	       "(gone), then those that started (new) running though both kernels have them, then the\n"
-	       "largest changes, "
-	       "then functions only one kernel has (base-fn, new-fn: renamed, inlined, removed).\n"
+	       "mean over the profiled iterations; shown, not judged. First the functions the claim\n"
+	       "names and their callees (focus), then those that stopped (gone), then those that\n"
+	       "started (new) running though both kernels have them, then the largest changes, then\n"
+	       "functions only one kernel has (base-fn, new-fn: renamed, inlined, removed).\n"
 	       "Unresolved symbols ([unknown]) are left out.\n");
 	for (int s = 1; s < p->nsides; s++)
 		if (p->sides[0].event[0] && p->sides[s].event[0] &&
@@ -129,7 +130,7 @@ static void print_text(const struct pd_set *p, const struct opts *o)
 			l = pd_diff(&p->sides[0], b, &p->sides[s], n, ch, o->top, &nl);
 			printf("    %s share, %%%s\n", ch ? "children" : "self",
 			       ch ? " (self share in brackets)" : "");
-			printf("    %16.16s %16.16s %9s  %-7s %s\n", p->sides[0].label, p->sides[s].label,
+			printf("    %16.16s %16.16s %9s  %-12s %s\n", p->sides[0].label, p->sides[s].label,
 			       "change", "", "symbol dso");
 			for (int j = 0; j < nl; j++) {
 				char vb[48], vn[48], sb[24], sn[24], sym[80], dso[48];
@@ -144,7 +145,7 @@ static void print_text(const struct pd_set *p, const struct opts *o)
 				}
 				cut(sym, sizeof(sym), l[j].sym, 60);
 				cut(dso, sizeof(dso), short_dso(l[j].dso), 40);
-				printf("    %16s %16s %+9.2f  %-7s %s %s%s%s\n", vb, vn, l[j].new - l[j].base,
+				printf("    %16s %16s %+9.2f  %-12s %s %s%s%s\n", vb, vn, l[j].new - l[j].base,
 				       pd_mark(&l[j]), sym, dso[0] == '[' ? "" : "(", dso,
 				       dso[0] == '[' ? "" : ")");
 			}
@@ -225,9 +226,10 @@ static void print_markdown(const struct pd_set *p, const struct opts *o, bool ch
 	printf("<!-- mmprofile:profiles -->\n## Kernel profiles\n\n"
 	       "perf samples of the measured phases (`--profile`): each symbol's share of the\n"
 	       "non-idle samples, mean over the profiled iterations. Shown, not judged. First\n"
-	       "the functions that stopped (**gone**), then those that started (**new**) running though both\n"
-	       "kernels have them, then the largest changes, then the functions only one kernel\n"
-	       "has (**base-fn**, **new-fn**: renamed, inlined or removed).\n\n");
+	       "the functions the claim names and their callees (**focus**), then those that\n"
+	       "stopped (**gone**), then those that started (**new**) running though both kernels\n"
+	       "have them, then the largest changes, then the functions only one kernel has\n"
+	       "(**base-fn**, **new-fn**: renamed, inlined or removed).\n\n");
 	if (chart)
 		printf("![shares of the largest profile changes](%sprofile.png)\n\n[SVG](%sprofile.svg) · "
 		       "[gnuplot script](%sprofile.gp) · [data](%sprofile.dat)\n\n", o->prefix, o->prefix,

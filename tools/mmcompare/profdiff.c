@@ -79,6 +79,9 @@ static void free_cases(struct pd_side *s)
 			free(s->k[i].s[j].sym);
 			free(s->k[i].s[j].dso);
 		}
+		for (int j = 0; j < s->k[i].nfocus; j++)
+			free(s->k[i].focus[j]);
+		free(s->k[i].focus);
 		free(s->k[i].s);
 		free(s->k[i].wl);
 		free(s->k[i].cs);
@@ -255,7 +258,49 @@ static void prof_row(struct mm_csv_in *in, void *arg)
 	a->present = true;
 }
 
+/* A focus function of the case, once. */
+static void add_focus(struct pd_case *k, const char *fn)
+{
+	for (int i = 0; i < k->nfocus; i++)
+		if (!strcmp(k->focus[i], fn))
+			return;
+	if (k->nfocus % 8 == 0)
+		k->focus = xrealloc(k->focus, (size_t)(k->nfocus + 8) * sizeof(*k->focus));
+	k->focus[k->nfocus++] = xstrdup(fn);
+}
+
 #undef F
+
+/*
+ * meta.csv's note_profile_focus rows, "WORKLOAD: FUNC,FUNC": the functions
+ * the posting names (--probe's and the workload's default probes), for
+ * every profiled case of that workload.
+ */
+static void focus_row(struct mm_csv_in *in, void *arg)
+{
+	struct commits *cm = arg;
+	const char *v = mm_csv_get(in, 1), *colon = strstr(v, ": ");
+	char fn[128];
+
+	if (strcmp(mm_csv_get(in, 0), "note_profile_focus") || !colon)
+		return;
+	for (int i = 0; i < cm->side->nk; i++) {
+		struct pd_case *k = &cm->side->k[i];
+
+		if (strlen(k->wl) != (size_t)(colon - v) || strncmp(k->wl, v, (size_t)(colon - v)))
+			continue;
+		for (const char *f = colon + 2; *f;) {
+			size_t len = strcspn(f, ",");
+
+			if (len && len < sizeof(fn)) {
+				memcpy(fn, f, len);
+				fn[len] = '\0';
+				add_focus(k, fn);
+			}
+			f += len + (f[len] == ',');
+		}
+	}
+}
 
 static bool any_file(const char *dir, const char *const *files)
 {
@@ -362,6 +407,8 @@ static void merge(struct pd_side *sd, const struct pd_side *tmp)
 			snprintf(to->event, sizeof(to->event), "%s", from->event);
 		if (from->freq)
 			to->freq = from->freq;
+		for (int j = 0; j < from->nfocus; j++)
+			add_focus(to, from->focus[j]);
 		for (int j = 0; j < from->ns; j++) {
 			struct pd_sym *a = sym_get(to, from->s[j].sym, from->s[j].dso);
 
@@ -386,6 +433,11 @@ int pd_add_run(struct pd_set *p, const char *dir, int side)
 	if (ret == 0) {
 		snprintf(path, sizeof(path), "%s/profile.csv", dir);
 		if (read_csv(p, path, MM_PROFILE_HEADER, prof_row, &c) < 0)
+			ret = -1;
+	}
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/meta.csv", dir);
+		if (read_csv(p, path, MM_META_HEADER, focus_row, &c) < 0)
 			ret = -1;
 	}
 	for (int i = 0; i < c.n; i++)
@@ -543,20 +595,51 @@ static double bigger(const struct pd_line *l)
 	return l->base > l->new ? l->base : l->new;
 }
 
+bool pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct pd_case *k = s ? n : b;
+
+		for (int i = 0; k && i < k->nfocus; i++) {
+			size_t len = strlen(k->focus[i]);
+
+			if (!strncmp(sym, k->focus[i], len) && (!sym[len] || sym[len] == '_'))
+				return true;
+		}
+	}
+	return false;
+}
+
 /*
- * The order of the difference: first the functions that stopped running
- * (gone) though both kernels have them, then those that started (new),
- * each largest share first: what a patch takes away is what its posting
- * claims, and a new function's share can be swollen by emulation (QEMU
- * TCG runs copy_mc_enhanced_fast_string several times slower than
- * copy_page), so it must not hide what vanished; then the symbols of both profiles by the size of the change; last
- * the functions only one kernel has (renamed, inlined, removed), by share.
+ * The order of the difference: first the focus functions and their
+ * callees (the functions the posting's claim names: shown whether or not
+ * their share moved), by the size of the change; then the functions that stopped running (gone) though both
+ * kernels have them, then those that started (new), each largest share
+ * first: what a patch takes away is what its posting claims, and a new
+ * function's share can be swollen by emulation (QEMU TCG runs
+ * copy_mc_enhanced_fast_string several times slower than copy_page), so
+ * it must not hide what vanished; then the symbols of both profiles by
+ * the size of the change; last the functions only one kernel has
+ * (renamed, inlined, removed), by share. Between two unrelated releases
+ * much else stops running (6.12 copies migrated pages with
+ * copy_mc_enhanced_fast_string where 6.1 ran folio_copy and copy_page,
+ * 7.53% and 6.78% of the samples against lru_add_drain_cpu's 2.33%): the
+ * focus functions come first so that the claim is not buried under it.
  */
 static int by_order(const void *a, const void *b)
 {
 	const struct pd_line *x = a, *y = b;
 	double kx, ky;
 
+	if (x->focus != y->focus)
+		return x->focus ? -1 : 1;
+	if (x->focus) {
+		kx = fabs(x->new - x->base);
+		ky = fabs(y->new - y->base);
+		if (kx != ky)
+			return kx < ky ? 1 : -1;
+		return strcmp(x->sym, y->sym);
+	}
 	if (x->cat != y->cat)
 		return x->cat - y->cat;
 	if (x->cat == 0 && x->in_new != y->in_new)
@@ -632,6 +715,7 @@ struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 			l->in_new = pass ? a->present : ob && ob->present;
 			l->fn_base = has_function(sb, a->sym, a->dso);
 			l->fn_new = has_function(sn, a->sym, a->dso);
+			l->focus = pd_focus(b, n, a->sym);
 			if (!l->fn_base || !l->fn_new)
 				l->cat = 2;
 			else if ((!l->in_new && l->base >= PD_VANISH_MIN) ||
@@ -643,7 +727,7 @@ struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 	}
 	out = xrealloc(NULL, (size_t)(na ? na : 1) * sizeof(*out));
 	for (int i = 0; i < na; i++)
-		if (all[i].cat == 0)
+		if (all[i].cat == 0 || all[i].focus)
 			take(out, &no, &all[i]);
 	qsort(all, (size_t)na, sizeof(*all), by_base);
 	for (int i = 0; i < na && i < top; i++)
@@ -670,11 +754,14 @@ struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
  */
 const char *pd_mark(const struct pd_line *l)
 {
-	if (!l->fn_new)
-		return "base-fn";
-	if (!l->fn_base)
-		return "new-fn";
-	return !l->in_base && l->in_new ? "new" : l->in_base && !l->in_new ? "gone" : "";
+	static const char *const mark[2][5] = {
+		{ "base-fn", "new-fn", "new", "gone", "" },
+		{ "focus, base-fn", "focus, new-fn", "focus, new", "focus, gone", "focus" },
+	};
+	int m = !l->fn_new ? 0 : !l->fn_base ? 1 : !l->in_base && l->in_new ? 2 :
+		l->in_base && !l->in_new ? 3 : 4;
+
+	return mark[l->focus][m];
 }
 
 void pd_fmt_share(char *buf, size_t len, double v, bool present)

@@ -52,6 +52,10 @@ struct pd_case {
 	char event[32];
 	int freq;
 	int cg;			/* 1 every iteration had call graphs, 0 none, 2 mixed */
+	/* the functions the posting names (meta.csv's note_profile_focus:
+	 * --probe's and the workload's default probes, armed or not) */
+	char **focus;
+	int nfocus;
 	struct pd_sym *s;
 	int ns, caps;
 };
@@ -101,6 +105,7 @@ struct pd_line {
 	double base, new, base_self, new_self;
 	bool in_base, in_new;
 	bool fn_base, fn_new;	/* the function exists in that side's kernel */
+	bool focus;		/* a focus function, or by its name one of its callees */
 	int cat;		/* 0 stopped or started running, 1 both, 2 one kernel only */
 };
 
@@ -123,16 +128,23 @@ bool pd_irq_summary(char *buf, size_t len, const struct pd_case *b, const struct
 /* Both cases profiled with call graphs in every iteration: children shares. */
 bool pd_both_callgraph(const struct pd_case *b, const struct pd_case *n);
 /*
- * The lines to show for one case: every function that stopped or started
- * running (share >= PD_VANISH_MIN), each side's top `top` symbols and the
- * `top` largest changes; first the functions that stopped or started,
- * then the rest by the size of the change, last the functions only one
- * kernel has. malloc'd, *nout lines; they point into the sides.
+ * The lines to show for one case: every focus function in either profile
+ * (see pd_focus), every function that stopped or started running (share
+ * >= PD_VANISH_MIN), each side's top `top` symbols and the `top` largest
+ * changes; first the focus functions, then those that stopped or
+ * started, then the rest by the size of the change, last the functions
+ * only one kernel has. malloc'd, *nout lines; they point into the sides.
  */
 struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 			const struct pd_side *sn, const struct pd_case *n, bool children,
 			int top, int *nout);
-/* "gone", "new", "base-fn", "new-fn" or "". */
+/*
+ * Is sym one of the focus functions of b or n, or by the kernel's naming
+ * one of its callees (FUNC_cpu, FUNC_all: the focus name and an
+ * underscore)?
+ */
+bool pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym);
+/* "gone", "new", "base-fn", "new-fn" or "", after "focus, " on a focus line. */
 const char *pd_mark(const struct pd_line *l);
 /* "7.02" for a share in percent; "-" for no row at all. */
 void pd_fmt_share(char *buf, size_t len, double v, bool present);
