@@ -17,6 +17,16 @@ read -r n m sd cov mdc < <(bench_stats "$t/v")
 printf '7\n7\n7\n' >"$t/c"
 read -r n m sd cov mdc < <(bench_stats "$t/c")
 [ "$cov" = 0.000 ] && [ "$mdc" = 0.000 ] && pass "bench_stats: constant values, CoV 0" || fail "bench_stats constant" "$cov $mdc"
+# bench_corr: r of 1..4 against 2,4,6,9 is 0.994 (by hand: sums of
+# products 11.5, squares 5 and 26.75); a constant series or 2 rounds: "-"
+printf '1\n2\n3\n4\n' >"$t/x"
+printf '2\n4\n6\n9\n' >"$t/y"
+printf '5\n5\n5\n5\n' >"$t/k"
+printf '1\n2\n' >"$t/two"
+[ "$(bench_corr "$t/x" "$t/y")" = "0.994 4" ] && [ "$(bench_corr "$t/k" "$t/y")" = "- 4" ] &&
+	[ "$(bench_corr "$t/two" "$t/two")" = "- 2" ] && [ "$(bench_corr "$t/y" "$t/x")" = "0.994 4" ] &&
+	pass "bench_corr: Pearson's r of two series; none for a constant one or under 3 rounds" ||
+	fail "bench_corr" "$(bench_corr "$t/x" "$t/y") / $(bench_corr "$t/k" "$t/y") / $(bench_corr "$t/two" "$t/two")"
 # verdict: CoV 10% against 30% passes at max 20, not at max 5; ratio printed
 printf '90\n110\n90\n110\n' >"$t/a"
 printf '70\n130\n70\n130\n' >"$t/b"

@@ -35,6 +35,23 @@ bench_stats() {
 	}' "$1"
 }
 
+# bench_corr FILE_A FILE_B: Pearson's r of two series measured round by
+# round (line i of each from round i), "r n"; "- n" below 3 rounds or
+# with a constant series. Near 1: the rounds that were slow for one were
+# slow for the other, so the machine, not either program, set the spread.
+bench_corr() {
+	paste "$1" "$2" | awk 'NF == 2 { x[++n] = $1; y[n] = $2; sx += $1; sy += $2 }
+	END {
+		if (n < 3) { print "-", n; exit }
+		mx = sx / n; my = sy / n
+		for (i = 1; i <= n; i++) {
+			a += (x[i] - mx) * (y[i] - my); b += (x[i] - mx) ^ 2; c += (y[i] - my) ^ 2
+		}
+		if (b == 0 || c == 0) print "-", n
+		else printf "%.3f %d\n", a / sqrt(b * c), n
+	}'
+}
+
 # bench_verdict NAME MM_FILE REF_FILE MAX_COV_PCT: print both series' mean,
 # CoV and MDC, the CoV ratio, and whether mmbench's CoV is at most half of
 # the reference's and under MAX_COV_PCT. Exit 0 met, 1 missed, 2 no data.

@@ -14,8 +14,12 @@
 # CoV against it is printed as context, since in a guest where each flush
 # traps to the hypervisor the mode, not the harness, may set the noise.
 # Also context: the CoV of pageout's loops_per_s_excl_runq (the rate with
-# the time the instances waited on a runqueue taken out) and the share of
-# the loops' time spent waiting.
+# the time the instances waited on a runqueue taken out), the share of
+# the loops' time spent waiting, and the correlation of mmbench's and the
+# reference's round values (near 1: the machine's speed moved both).
+# BENCH_DATA_DIR puts both programs' files elsewhere, on a RAM block
+# device for example (zram, brd, formatted ext4), to take the disk's
+# read latency out of both.
 # Target: mmbench's CoV at most half of the reference's and under 3%.
 # Usage: pageout-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
 
@@ -89,6 +93,8 @@ read -r _ mm_m _ mm_cov _ < <(bench_stats "$out/mmbench.txt")
 awk -v n="$n" -v m="$m" -v cov="$cov" -v mdc="$mdc" -v mm_m="$mm_m" -v mm_cov="$mm_cov" 'BEGIN {
 	printf "context: reference born on its CPU (mmbench'"'"'s flush mode) mean %s loops/s, CoV %s%%, MDC@10 %s%% (n=%d); CoV ratio mmbench/born %.3f, mean ratio %.4f\n",
 	       m, cov, mdc, n, (cov > 0 ? mm_cov / cov : 0), (m > 0 ? mm_m / m : 0) }'
+read -r corr n < <(bench_corr "$out/mmbench.txt" "$out/reference.txt")
+echo "context: correlation of mmbench's and the reference's round values r=$corr (n=$n): near 1, the machine's speed moved both (the rounds alternate, seconds apart)"
 bench_verdict bench-pageout "$out/mmbench.txt" "$out/reference.txt" 3
 rc=$?
 echo "bench-pageout: per-round values and run directories in $out"
