@@ -131,5 +131,7 @@ void mm_probe_after_case(long pid);
  * --probe none (a clean profile still knows what the posting names).
  */
 size_t mm_probe_focus(char *buf, size_t len);
+/* The functions whose kprobe events this case child made (comma list). */
+size_t mm_probe_armed(char *buf, size_t len);
 
 #endif /* MMBENCH_CORE_H */

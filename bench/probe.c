@@ -128,17 +128,29 @@ void mm_probe_default(struct mm_ctx *ctx, const char *funcs)
 		mm_log(ctx, "default probe '%s': %s", funcs, bad);
 }
 
-size_t mm_probe_focus(char *buf, size_t len)
+/* The names of pr.f (all, or only those with an event) as a comma list. */
+static size_t names(char *buf, size_t len, bool made)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (!pr.none)
-		for (int i = 0; i < pr.n && n < len; i++)
+	for (int i = 0; i < pr.n && n < len; i++)
+		if (!made || pr.f[i].ok)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", pr.f[i].name);
-	else if (pr.defaults[0])
-		n = (size_t)snprintf(buf, len, "%s", pr.defaults);
 	return n < len ? n : len - 1;
+}
+
+size_t mm_probe_focus(char *buf, size_t len)
+{
+	if (!pr.none)
+		return names(buf, len, false);
+	snprintf(buf, len, "%s", pr.defaults);
+	return strlen(buf);
+}
+
+size_t mm_probe_armed(char *buf, size_t len)
+{
+	return names(buf, len, true);
 }
 
 /* ---------------------------------------------------------------- tracefs */

@@ -1866,6 +1866,8 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 	irq_point_note(ctx);
 	if (pf.nit > 0 && mm_probe_focus(focus, sizeof(focus)) > 0)
 		mm_note(ctx, "profile_focus", "%s: %s", ctx->wl->name, focus);
+	if (pf.nit > 0 && mm_probe_armed(focus, sizeof(focus)) > 0)
+		mm_note(ctx, "profile_probes", "%s: %s", ctx->wl->name, focus);
 	for (int i = 0; i < pf.nit; i++)
 		ok += pf.it[i].status == ST_OK;
 	if (pf.nit > 0 && ok == 0)

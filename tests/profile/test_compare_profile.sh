@@ -322,6 +322,23 @@ else
 	fail "focus first" "$(grep 'mlock_pct' "$t/claim.out" "$t/noclaim.out"; head -20 "$t/claimp.out"; cat "$t/claim.err")"
 fi
 
+# ---- kprobes armed while perf sampled (meta.csv note_profile_probes):
+# their cost is in the probed functions' shares, said under the case
+claimpair "$t/armed" "wl: lru_add_drain"
+printf 'note_profile_probes,"%s"\n' "wl: lru_add_drain" >>"$t/armed/base/b1/meta.csv"
+COLUMNS=200 "$MMC" "$t/armed/base" "$t/armed/new" >"$t/armed.out" 2>"$t/armed.err"
+"$mmp" "$t/armed/base" "$t/armed/new" >"$t/armedp.out" 2>>"$t/armed.err"
+"$mmp" --summary "$t/armed/base" "$t/armed/new" >"$t/armeds.out" 2>>"$t/armed.err"
+if grep -qF '    note: kprobes armed while perf sampled on base (lru_add_drain): their cost (ftrace_trampoline, kprobe_*) counts in the probed functions' "'"' children shares; --probe none for a clean profile' "$t/armed.out" &&
+	grep -qF '  base: 3 iteration(s), cpu-clock 499 Hz; kprobes on lru_add_drain were armed while perf sampled' "$t/armedp.out" &&
+	! grep -q 'kprobes on' <(grep '^  new:' "$t/armedp.out") &&
+	grep -qF '; note: kprobes armed while perf sampled on base (lru_add_drain)' "$t/armeds.out" &&
+	! grep -q 'kprobes' "$t/claim.out" "$t/claimp.out"; then
+	pass "kprobes armed while sampling: said under the case (mmcompare, mmprofile --summary) and on that side (mmprofile), not where none were"
+else
+	fail "armed note" "$(grep -i kprobe "$t/armed.out" "$t/armedp.out" "$t/armeds.out"; cat "$t/armed.err")"
+fi
+
 # ---- ASan/UBSan said nothing (leaks included) on any of the above
 san=$(grep -l -i 'sanitizer' "$t"/*.err 2>/dev/null | tr '\n' ' ')
 [ -z "$san" ] && pass "no sanitizer report in any run" || fail "sanitizer" "$san"

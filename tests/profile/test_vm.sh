@@ -18,7 +18,7 @@ cat >"$t/suite" <<'EOT'
 pageout -p size_mb=8 -p duration_s=0.2 -p instances=1 -i 2 -w 0
 EOT
 "$TOP/run.sh" --vm bookworm --suite "$t/suite" --out "$t/res" --profile=callgraph \
-	>"$t/out" 2>"$t/err"
+	--probe try_to_unmap_one >"$t/out" 2>"$t/err"
 rc=$?
 d=$(sed -n 's/^results: //p' "$t/out" | head -1)
 if [ $rc != 0 ] || [ ! -d "$d" ]; then
@@ -46,6 +46,15 @@ if grep -q ',madvise_pageout,\[kernel.kallsyms\],' "$d/profile.csv"; then
 	pass "guest: kernel symbols resolved inside the guest (madvise_pageout in profile.csv)"
 else
 	fail "guest: kernel symbols" "no madvise_pageout row: $(grep -c 'kernel.kallsyms' "$d/profile.csv") kernel rows"
+fi
+# the guest has kprobe events: the probed function is the claim's (first
+# in a comparison) and its kprobe was armed while perf sampled (said)
+fo=$("$MMBENCH" field --where key=note_profile_focus "$d/meta.csv" value)
+ar=$("$MMBENCH" field --where key=note_profile_probes "$d/meta.csv" value)
+if [ "$fo" = "pageout: try_to_unmap_one" ] && [ "$ar" = "pageout: try_to_unmap_one" ]; then
+	pass "guest: meta.csv names the focus (--probe) and the kprobes armed while sampling"
+else
+	fail "guest: focus and probes notes" "focus '$fo', probes '$ar'"
 fi
 # the raw data reads on the host with the guest's symbols
 if perf report -i "$d/$raw" --kallsyms "$d/${raw%.perf.data}.kallsyms" --stdio -q \

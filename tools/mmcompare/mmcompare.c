@@ -795,7 +795,7 @@ static void prof_case(FILE *f, const struct rs_set *s, const struct pd_set *p,
 	bool on_base = u->none && !strcmp(u->none, "BASE");
 	const struct pd_case *k = on_base ? u->b : u->n;
 	bool why = k && k->why[0];
-	char head[1200], text[1600], item[600], vb[32], vn[32];
+	char head[1200], text[1600], item[1200], vb[32], vn[32];
 	int j, col;
 
 	prof_case_name(s, u->wl, u->cs, item, sizeof(item));
@@ -826,7 +826,8 @@ static void prof_case(FILE *f, const struct rs_set *s, const struct pd_set *p,
 		col += fprintf(f, " %s", item);
 	}
 	fprintf(f, "%s\n", u->nl ? "" : " no symbol");
-	if (pd_irq_summary(item, sizeof(item), u->b, u->n)) {
+	if (pd_case_note(item, sizeof(item), u->b, u->n, p->sides[0].label,
+			 p->sides[u->side].label)) {
 		snprintf(text, sizeof(text), "    note: %s", item);
 		vd_wrap(f, text, width);
 	}

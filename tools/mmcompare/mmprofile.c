@@ -84,6 +84,12 @@ static void side_note(FILE *f, const struct pd_side *s, const struct pd_case *k,
 			k->cg == 1 ? ", call graphs" : k->cg == 2 ? ", call graphs in some" : "",
 			k->n_other ? "; not profiled in others: " : "", k->n_other ? k->why : "");
 	irq_note(f, k, "; ");
+	if (k && k->armed[0]) {
+		char note[600];
+
+		pd_armed_note(note, sizeof(note), k);
+		fprintf(f, "; %s", note);
+	}
 }
 
 static void cut(char *buf, size_t len, const char *s, size_t max)
@@ -182,7 +188,7 @@ static void tsv(const char *s)
  */
 static void print_summary(const struct pd_set *p)
 {
-	char note[600];
+	char note[1200];
 	int n;
 	struct pd_summary *u = pd_summaries(p, &n);
 
@@ -209,7 +215,8 @@ static void print_summary(const struct pd_set *p)
 			tsv(l->sym);
 			printf(" %s -> %s%s%s", vb, vn, *pd_mark(l) ? " " : "", pd_mark(l));
 		}
-		if (pd_irq_summary(note, sizeof(note), u[i].b, u[i].n)) {
+		if (pd_case_note(note, sizeof(note), u[i].b, u[i].n, p->sides[0].label,
+				 p->sides[u[i].side].label)) {
 			printf("; note: ");
 			tsv(note);
 		}

@@ -274,7 +274,8 @@ static void add_focus(struct pd_case *k, const char *fn)
 /*
  * meta.csv's note_profile_focus rows, "WORKLOAD: FUNC,FUNC": the functions
  * the posting names (--probe's and the workload's default probes), for
- * every profiled case of that workload.
+ * every profiled case of that workload; note_profile_probes, the same
+ * form: the functions kprobes were armed on while perf sampled.
  */
 static void focus_row(struct mm_csv_in *in, void *arg)
 {
@@ -282,13 +283,19 @@ static void focus_row(struct mm_csv_in *in, void *arg)
 	const char *v = mm_csv_get(in, 1), *colon = strstr(v, ": ");
 	char fn[128];
 
-	if (strcmp(mm_csv_get(in, 0), "note_profile_focus") || !colon)
+	bool armed = !strcmp(mm_csv_get(in, 0), "note_profile_probes");
+
+	if ((!armed && strcmp(mm_csv_get(in, 0), "note_profile_focus")) || !colon)
 		return;
 	for (int i = 0; i < cm->side->nk; i++) {
 		struct pd_case *k = &cm->side->k[i];
 
 		if (strlen(k->wl) != (size_t)(colon - v) || strncmp(k->wl, v, (size_t)(colon - v)))
 			continue;
+		if (armed) {
+			snprintf(k->armed, sizeof(k->armed), "%s", colon + 2);
+			continue;
+		}
 		for (const char *f = colon + 2; *f;) {
 			size_t len = strcspn(f, ",");
 
@@ -409,6 +416,8 @@ static void merge(struct pd_side *sd, const struct pd_side *tmp)
 			to->freq = from->freq;
 		for (int j = 0; j < from->nfocus; j++)
 			add_focus(to, from->focus[j]);
+		if (from->armed[0])
+			snprintf(to->armed, sizeof(to->armed), "%s", from->armed);
 		for (int j = 0; j < from->ns; j++) {
 			struct pd_sym *a = sym_get(to, from->s[j].sym, from->s[j].dso);
 
@@ -546,25 +555,43 @@ const struct pd_sym *pd_irq_point(const struct pd_case *k, double *share)
 	return *share >= MM_IRQ_POINT_PCT ? best : NULL;
 }
 
-bool pd_irq_summary(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n)
+void pd_armed_note(char *buf, size_t len, const struct pd_case *k)
+{
+	buf[0] = '\0';
+	if (k && k->armed[0])
+		snprintf(buf, len, "kprobes on %s were armed while perf sampled: their cost "
+			 "(ftrace_trampoline, kprobe_*) counts in those functions' children shares "
+			 "(--probe none for a clean profile)", k->armed);
+}
+
+bool pd_case_note(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n,
+		  const char *bl, const char *nl)
 {
 	double sb, sn;
 	const struct pd_sym *ab = pd_irq_point(b, &sb), *an = pd_irq_point(n, &sn);
 	const struct pd_sym *a = ab ? ab : an, *xb, *xn;
+	bool pb = b && b->armed[0], pn = n && n->armed[0];
 	char vb[32], vn[32];
+	size_t o = 0;
 
 	buf[0] = '\0';
-	if (!a)
-		return false;
-	/* that function's share on each side (a side may not have it) */
-	xb = b ? pd_find_sym(b, a->sym, a->dso) : NULL;
-	xn = n ? pd_find_sym(n, a->sym, a->dso) : NULL;
-	pd_fmt_share(vb, sizeof(vb), pd_share(b, xb, false), xb != NULL);
-	pd_fmt_share(vn, sizeof(vn), pd_share(n, xn, false), xn != NULL);
-	snprintf(buf, len, "%s -> %s%% of the samples at %s, where interrupts come back on: "
-		 "code that runs with them off is not seen by %s", vb, vn, a->sym,
-		 (ab ? b : n)->event);
-	return true;
+	if (a) {
+		/* that function's share on each side (a side may not have it) */
+		xb = b ? pd_find_sym(b, a->sym, a->dso) : NULL;
+		xn = n ? pd_find_sym(n, a->sym, a->dso) : NULL;
+		pd_fmt_share(vb, sizeof(vb), pd_share(b, xb, false), xb != NULL);
+		pd_fmt_share(vn, sizeof(vn), pd_share(n, xn, false), xn != NULL);
+		o = (size_t)snprintf(buf, len, "%s -> %s%% of the samples at %s, where interrupts "
+				     "come back on: code that runs with them off is not seen by %s",
+				     vb, vn, a->sym, (ab ? b : n)->event);
+	}
+	if ((pb || pn) && o < len)
+		snprintf(buf + o, len - o, "%skprobes armed while perf sampled on %s%s%s (%s): "
+			 "their cost (ftrace_trampoline, kprobe_*) counts in the probed functions' "
+			 "children shares; --probe none for a clean profile", o ? "; " : "",
+			 pb ? bl : "", pb && pn ? " and " : "", pn ? nl : "",
+			 pb ? b->armed : n->armed);
+	return a || pb || pn;
 }
 
 const struct pd_sym *pd_find_sym(const struct pd_case *k, const char *sym, const char *dso)

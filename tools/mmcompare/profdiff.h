@@ -56,6 +56,9 @@ struct pd_case {
 	 * --probe's and the workload's default probes, armed or not) */
 	char **focus;
 	int nfocus;
+	/* the functions kprobes were armed on while perf sampled (meta.csv's
+	 * note_profile_probes): their cost is in those functions' shares */
+	char armed[256];
 	struct pd_sym *s;
 	int ns, caps;
 };
@@ -120,11 +123,16 @@ double pd_share(const struct pd_case *k, const struct pd_sym *a, bool children);
  */
 const struct pd_sym *pd_irq_point(const struct pd_case *k, double *share);
 /*
- * "63.08 -> 64.31% of the samples at pvm_irq_enable, where interrupts come
- * back on: ..." for a summary, when pd_irq_point flags either side of a
- * case; false (and "") when neither.
+ * The notes of a case for a summary, "; " between them: "63.08 -> 64.31%
+ * of the samples at pvm_irq_enable, where interrupts come back on: ..."
+ * when pd_irq_point flags either side; "kprobes armed while sampling on
+ * BASE (lru_add_drain): ..." when a side had probes armed. false (and "")
+ * when there is none. bl and nl name the sides.
  */
-bool pd_irq_summary(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n);
+bool pd_case_note(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n,
+		  const char *bl, const char *nl);
+/* "kprobes on F were armed while perf sampled: ..." for k, or "". */
+void pd_armed_note(char *buf, size_t len, const struct pd_case *k);
 /* Both cases profiled with call graphs in every iteration: children shares. */
 bool pd_both_callgraph(const struct pd_case *b, const struct pd_case *n);
 /*
