@@ -323,6 +323,8 @@ static void in_field(void *s, size_t len, void *data)
 		}
 		memcpy(in->buf + in->len, s ? s : "", len);
 		in->buf[in->len + len] = '\0';
+		if (in->printable)
+			mm_text_printable(in->buf + in->len, len);
 		/* offsets now, pointers when the row is complete (realloc) */
 		in->flen[in->nf] = in->len;
 		in->len += len + 1;

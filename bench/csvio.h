@@ -99,6 +99,10 @@ struct mm_csv_in {
 	 * row with mm_csv_bad() */
 	void (*row)(struct mm_csv_in *in, void *arg);
 	void *arg;
+	/* control bytes of the fields turned into '?' (mm_text_printable):
+	 * for readers that show the text; a reader that must refuse them
+	 * (the settings journal) leaves it false and looks */
+	bool printable;
 	/* while reading */
 	char path[4200];
 	long line;		/* physical line being parsed */

@@ -122,3 +122,10 @@ bool mm_soft_clock(const char *event)
 {
 	return !strncmp(event, "cpu-clock", 9) || !strncmp(event, "task-clock", 10);
 }
+
+void mm_text_printable(char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((s[i] > 0 && s[i] < 0x20) || s[i] == 0x7f)
+			s[i] = '?';
+}

@@ -126,6 +126,14 @@ unsigned int mm_fnv32(const char *s);
 bool mm_irq_on_point(const char *sym);
 /* The event is a software clock (cpu-clock, task-clock). */
 bool mm_soft_clock(const char *event);
+/*
+ * Every control byte of s[0..n) but NUL (0x01-0x1f, 0x7f: terminal escapes,
+ * line breaks, tabs) replaced by '?'. The readers behind the comparison
+ * views (the result set's, profdiff's) call it on every field, so no text
+ * from a file reaches a terminal, a report or a TSV line as anything but
+ * printable text.
+ */
+void mm_text_printable(char *s, size_t n);
 #define MM_IRQ_POINT_PCT 20.0
 
 #endif /* MMBENCH_RESULTS_H */

@@ -175,6 +175,8 @@ static void ct_row(int c, void *data)
 	/* line breaks inside quoted fields */
 	for (const char *q = t->buf; (q = memchr(q, '\n', t->buf + t->len - q)); q++)
 		t->nl_row++;
+	/* counted: now no control byte reaches a view (NULs are refused) */
+	mm_text_printable(t->buf, t->len);
 	if (c == -1)
 		ct_err(t, "last line is truncated (no newline at end of file)");
 	else if (t->too_many)

@@ -298,6 +298,7 @@ static int read_one(const char *dir, const char *name, const char *header,
 	r->in.header = header;
 	/* the longest field a row of mmbench can have, and some */
 	r->in.max_field = 2047;
+	r->in.printable = true;
 	r->in.row = row;
 	r->in.arg = r;
 	ret = mm_csv_read(&r->in, dir, name);

@@ -241,4 +241,23 @@ if [ -x "$MMTREND" ] && [ -x "$MMSYNTH" ] && [ -x "$MMHISTORY" ]; then
 else
 	skip "mmtrend hostile strings" "mmtrend, mmsynth or mmhistory not built"
 fi
+
+# ---- terminal escapes: an ESC or BEL in a workload name, a case string, a
+# unit or a meta.csv value never reaches the text views, the markdown or
+# the TSV summary raw (each control byte shows as '?')
+. "$TOP/tests/compare/gen.sh"
+e=$(printf '\033')
+b=$(printf '\007')
+mkrun "$t/esc/base/b1" base
+mkrun "$t/esc/new/n1" new
+printf 'cpu_flags,"x%s[31my%s"\n' "$e" "$b" >>"$t/esc/base/b1/meta.csv"
+addrows "$t/esc/base/b1" "w${e}[2Jl" "size=${e}[31m1${b}" loops "l${e}[5m" higher 10 11 12
+addrows "$t/esc/new/n1" "w${e}[2Jl" "size=${e}[31m1${b}" loops "l${e}[5m" higher 13 14 15
+"$MMCOMPARE" --all "$t/esc/base" "$t/esc/new" >"$t/esc.txt" 2>&1
+"$MMCOMPARE" --markdown "$t/esc/base" "$t/esc/new" >"$t/esc.md" 2>&1
+"$MMCOMPARE" --csv "$t/esc/base" "$t/esc/new" >"$t/esc.csv" 2>&1
+"$MMBENCH" summary "$t/esc/base/b1" >"$t/esc.sum" 2>&1
+check "control bytes from result files: none in mmcompare's text, markdown, CSV or mmbench summary" \
+	eval '! grep -q "[$e$b]" "$t/esc.txt" "$t/esc.md" "$t/esc.csv" "$t/esc.sum" &&
+	grep -q "w?\[2Jl" "$t/esc.txt" && grep -q "x?\[31my?" "$t/esc.txt"'
 finish

@@ -322,6 +322,24 @@ else
 	fail "focus first" "$(grep 'mlock_pct' "$t/claim.out" "$t/noclaim.out"; head -20 "$t/claimp.out"; cat "$t/claim.err")"
 fi
 
+# ---- a hostile note (a terminal escape in a function name): the file and
+# line named, the name never printed
+claimpair "$t/hostile" "wl: lru_add_drain"
+printf 'note_profile_probes,"wl: lru\033[31m_add_drain"\n' >>"$t/hostile/base/b1/meta.csv"
+line=$(wc -l <"$t/hostile/base/b1/meta.csv")
+COLUMNS=200 "$MMC" "$t/hostile/base" "$t/hostile/new" >"$t/hostile.out" 2>"$t/hostile.err"
+rc=$?
+"$mmp" "$t/hostile/base" "$t/hostile/new" >"$t/hostilep.out" 2>"$t/hostilep.err"
+rcp=$?
+if [ $rc = 0 ] && [ $rcp = 2 ] &&
+	grep -qxF "Kernel profiles not shown: $t/hostile/base/b1/meta.csv:$line: note_profile_probes is not \"WORKLOAD: FUNC,FUNC\" (kernel function names)" "$t/hostile.out" &&
+	grep -qF "meta.csv:$line: note_profile_probes is not" "$t/hostilep.err" &&
+	! grep -q $'\033' "$t/hostile.out" "$t/hostile.err" "$t/hostilep.out" "$t/hostilep.err"; then
+	pass "a note_profile_probes with a terminal escape: meta.csv and its line named, never printed (mmcompare 0 with one line, mmprofile 2)"
+else
+	fail "hostile note" "rc=$rc rcp=$rcp $(grep -a 'not shown' "$t/hostile.out" | cat -v) $(cat -v "$t/hostilep.err")"
+fi
+
 # ---- kprobes armed while perf sampled (meta.csv note_profile_probes):
 # their cost is in the probed functions' shares, said under the case
 claimpair "$t/armed" "wl: lru_add_drain"
@@ -329,7 +347,7 @@ printf 'note_profile_probes,"%s"\n' "wl: lru_add_drain" >>"$t/armed/base/b1/meta
 COLUMNS=200 "$MMC" "$t/armed/base" "$t/armed/new" >"$t/armed.out" 2>"$t/armed.err"
 "$mmp" "$t/armed/base" "$t/armed/new" >"$t/armedp.out" 2>>"$t/armed.err"
 "$mmp" --summary "$t/armed/base" "$t/armed/new" >"$t/armeds.out" 2>>"$t/armed.err"
-if grep -qF '    note: kprobes armed while perf sampled on base (lru_add_drain): their cost (ftrace_trampoline, kprobe_*) counts in the probed functions' "'"' children shares; --probe none for a clean profile' "$t/armed.out" &&
+if grep -qF '    note: kprobes armed while perf sampled on base (lru_add_drain): their cost (ftrace_trampoline, kprobe_*) counts in the probed functions'"'"' children shares; --probe none for a clean profile' "$t/armed.out" &&
 	grep -qF '  base: 3 iteration(s), cpu-clock 499 Hz; kprobes on lru_add_drain were armed while perf sampled' "$t/armedp.out" &&
 	! grep -q 'kprobes on' <(grep '^  new:' "$t/armedp.out") &&
 	grep -qF '; note: kprobes armed while perf sampled on base (lru_add_drain)' "$t/armeds.out" &&

@@ -7,13 +7,16 @@
  * Per case and side, a symbol's share is the mean over the profiled
  * iterations of its share of the window's non-idle samples (an iteration
  * without a row for it counts 0). The difference lists, per case and NEW
- * side: first the functions that stopped ("gone": no row on NEW) or
+ * side: first the functions the claim names and their callees ("focus":
+ * meta.csv's note_profile_focus), then the functions that stopped
+ * ("gone": no row on NEW) or
  * started ("new") running although both kernels have a function of that
  * name, then the union of each side's top symbols and the largest changes
  * by the size of the change, last the functions only one kernel has
  * ("base-fn", "new-fn": renamed, inlined, removed). With call graphs on
  * both sides the shares are children shares, else self shares.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -113,7 +116,7 @@ static int read_csv(struct pd_set *p, const char *path, const char *header,
 {
 	struct mm_csv_in in = {
 		.prog = p->prog, .header = header, .max_field = PD_FIELD_MAX - 1,
-		.row = row, .arg = arg,
+		.row = row, .arg = arg, .printable = true,
 	};
 	int ret = mm_csv_read(&in, NULL, path);
 
@@ -271,6 +274,26 @@ static void add_focus(struct pd_case *k, const char *fn)
 
 #undef F
 
+/* A comma list of 1-127 characters long names of A-Z a-z 0-9 _ . */
+static bool names_ok(const char *s)
+{
+	size_t len = 0;
+
+	for (;; s++) {
+		if (*s == ',' || !*s) {
+			if (len == 0 || len > 127)
+				return false;
+			if (!*s)
+				return true;
+			len = 0;
+		} else if (isalnum((unsigned char)*s) || *s == '_' || *s == '.') {
+			len++;
+		} else {
+			return false;
+		}
+	}
+}
+
 /*
  * meta.csv's note_profile_focus rows, "WORKLOAD: FUNC,FUNC": the functions
  * the posting names (--probe's and the workload's default probes), for
@@ -281,12 +304,16 @@ static void focus_row(struct mm_csv_in *in, void *arg)
 {
 	struct commits *cm = arg;
 	const char *v = mm_csv_get(in, 1), *colon = strstr(v, ": ");
+	bool armed = !strcmp(mm_csv_get(in, 0), "note_profile_probes");
 	char fn[128];
 
-	bool armed = !strcmp(mm_csv_get(in, 0), "note_profile_probes");
-
-	if ((!armed && strcmp(mm_csv_get(in, 0), "note_profile_focus")) || !colon)
+	if (!armed && strcmp(mm_csv_get(in, 0), "note_profile_focus"))
 		return;
+	if (!colon || !names_ok(colon + 2)) {
+		mm_csv_bad(in, armed ? "note_profile_probes is not \"WORKLOAD: FUNC,FUNC\" (kernel function names)"
+			   : "note_profile_focus is not \"WORKLOAD: FUNC,FUNC\" (kernel function names)");
+		return;
+	}
 	for (int i = 0; i < cm->side->nk; i++) {
 		struct pd_case *k = &cm->side->k[i];
 
