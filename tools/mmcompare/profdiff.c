@@ -649,8 +649,10 @@ static double bigger(const struct pd_line *l)
 	return l->base > l->new ? l->base : l->new;
 }
 
-bool pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym)
+int pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym)
 {
+	int best = 0;
+
 	for (int s = 0; s < 2; s++) {
 		const struct pd_case *k = s ? n : b;
 
@@ -658,10 +660,10 @@ bool pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym)
 			size_t len = strlen(k->focus[i]);
 
 			if (!strncmp(sym, k->focus[i], len) && (!sym[len] || sym[len] == '_'))
-				return true;
+				best = sym[len] ? (best > 1 ? best : 1) : 2;
 		}
 	}
-	return false;
+	return best;
 }
 
 /*
@@ -750,6 +752,7 @@ struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 		for (int i = 0; k && i < k->ns; i++) {
 			const struct pd_sym *a = &k->s[i], *ob;
 			struct pd_line *l;
+			int focus;
 			bool dup = !strcmp(a->sym, "[unknown]");	/* unresolved: left out */
 
 			for (int j = 0; j < na && !dup; j++)
@@ -769,7 +772,9 @@ struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 			l->in_new = pass ? a->present : ob && ob->present;
 			l->fn_base = has_function(sb, a->sym, a->dso);
 			l->fn_new = has_function(sn, a->sym, a->dso);
-			l->focus = pd_focus(b, n, a->sym);
+			focus = pd_focus(b, n, a->sym);
+			/* a callee by name only where it holds a share worth a line */
+			l->focus = focus == 2 || (focus == 1 && bigger(l) >= PD_VANISH_MIN);
 			if (!l->fn_base || !l->fn_new)
 				l->cat = 2;
 			else if ((!l->in_new && l->base >= PD_VANISH_MIN) ||

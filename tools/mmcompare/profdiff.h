@@ -147,11 +147,12 @@ struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 			const struct pd_side *sn, const struct pd_case *n, bool children,
 			int top, int *nout);
 /*
- * Is sym one of the focus functions of b or n, or by the kernel's naming
- * one of its callees (FUNC_cpu, FUNC_all: the focus name and an
- * underscore)?
+ * 2: sym is one of the focus functions of b or n; 1: by the kernel's
+ * naming one of their callees (FUNC_cpu, FUNC_all: the focus name and an
+ * underscore); 0: neither. pd_diff lists the callees first only where
+ * their larger share is at least PD_VANISH_MIN.
  */
-bool pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym);
+int pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym);
 /* "gone", "new", "base-fn", "new-fn" or "", after "focus, " on a focus line. */
 const char *pd_mark(const struct pd_line *l);
 /* "7.02" for a share in percent; "-" for no row at all. */
