@@ -126,12 +126,12 @@ int mm_probe_set(const char *funcs);
 /* In the driver after each case: remove the case child's kprobe events. */
 void mm_probe_after_case(long pid);
 /*
- * The functions the case's claim names (comma list in buf, its length):
- * --probe's and the workload's default probes, the defaults also under
- * --probe none (a clean profile still knows what the posting names).
+ * After a profiled case, its meta.csv notes for the profile comparison:
+ * note_profile_focus, the functions the claim names (--probe's and the
+ * workload's default probes, the defaults also under --probe none: a
+ * clean profile still knows what the posting names), and
+ * note_profile_probes, those whose kprobes were armed while perf sampled.
  */
-size_t mm_probe_focus(char *buf, size_t len);
-/* The functions whose kprobe events this case child made (comma list). */
-size_t mm_probe_armed(char *buf, size_t len);
+void mm_probe_profile_notes(struct mm_ctx *ctx);
 
 #endif /* MMBENCH_CORE_H */

@@ -178,7 +178,8 @@ static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
 			ret = run_iterations(ctx, o->iterations, false);
 		if (wl->cleanup)
 			wl->cleanup(ctx);
-		mm_profile_case_end(ctx);
+		if (mm_profile_case_end(ctx) > 0)
+			mm_probe_profile_notes(ctx);
 	}
 	mm_csv_sync();
 	if (mm_csv_error(werr, sizeof(werr))) {

@@ -140,17 +140,18 @@ static size_t names(char *buf, size_t len, bool made)
 	return n < len ? n : len - 1;
 }
 
-size_t mm_probe_focus(char *buf, size_t len)
+void mm_probe_profile_notes(struct mm_ctx *ctx)
 {
-	if (!pr.none)
-		return names(buf, len, false);
-	snprintf(buf, len, "%s", pr.defaults);
-	return strlen(buf);
-}
+	char buf[MAX_FUNCS * FUNC_LEN];
 
-size_t mm_probe_armed(char *buf, size_t len)
-{
-	return names(buf, len, true);
+	if (pr.none)
+		snprintf(buf, sizeof(buf), "%s", pr.defaults);
+	else
+		names(buf, sizeof(buf), false);
+	if (buf[0])
+		mm_note(ctx, "profile_focus", "%s: %s", ctx->wl->name, buf);
+	if (names(buf, sizeof(buf), true) > 0)
+		mm_note(ctx, "profile_probes", "%s: %s", ctx->wl->name, buf);
 }
 
 /* ---------------------------------------------------------------- tracefs */

@@ -1833,15 +1833,15 @@ static void irq_point_note(struct mm_ctx *ctx)
 	}
 }
 
-void mm_profile_case_end(struct mm_ctx *ctx)
+int mm_profile_case_end(struct mm_ctx *ctx)
 {
-	char why[700] = "", kept_why[300] = "", kfile[4400], focus[1600];
+	char why[700] = "", kept_why[300] = "", kfile[4400];
 	long long outside = 0;
 	bool raw = false, any = false, ksyms = false;
-	int ok = 0;
+	int ok = 0, nit = pf.nit;
 
 	if (!pf.on || !pf.in_case)
-		return;
+		return 0;
 	if (pf.open)
 		mm_profile_end(ctx);
 	if (pf.perf_pid > 0) {
@@ -1864,10 +1864,6 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 	write_rows(ctx, raw);
 	mm_csv_sync();
 	irq_point_note(ctx);
-	if (pf.nit > 0 && mm_probe_focus(focus, sizeof(focus)) > 0)
-		mm_note(ctx, "profile_focus", "%s: %s", ctx->wl->name, focus);
-	if (pf.nit > 0 && mm_probe_armed(focus, sizeof(focus)) > 0)
-		mm_note(ctx, "profile_probes", "%s: %s", ctx->wl->name, focus);
 	for (int i = 0; i < pf.nit; i++)
 		ok += pf.it[i].status == ST_OK;
 	if (pf.nit > 0 && ok == 0)
@@ -1895,4 +1891,5 @@ void mm_profile_case_end(struct mm_ctx *ctx)
 		       outside, pf.ndiscarded);
 	unlink(pf.log);
 	case_reset();
+	return nit;
 }

@@ -34,7 +34,8 @@ void mm_profile_facts(void (*kv)(void *o, const char *key, const char *val), voi
 
 /* In the case child, around its iterations (driver.c). */
 void mm_profile_case_begin(struct mm_ctx *ctx);
-void mm_profile_case_end(struct mm_ctx *ctx);
+/* The case's measured iterations the profile accounted for (0: none). */
+int mm_profile_case_end(struct mm_ctx *ctx);
 /* In mm_measure_begin()/mm_measure_end() (probe.c). */
 void mm_profile_begin(struct mm_ctx *ctx);
 void mm_profile_end(struct mm_ctx *ctx);
