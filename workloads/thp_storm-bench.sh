@@ -9,8 +9,10 @@
 # 10 iterations of fault_both_mean (tools/bench/lib.sh states the formula),
 # their CoV ratio and the load average. Also shown, as context: the CoV of
 # thp_storm's fault_both_mean_excl_runq (the fault times less the time the
-# thread waited on a runqueue inside them) and the storms the host guard
-# retried.
+# thread waited on a runqueue inside them), the storms the host guard
+# retried, and the CoV of 1 GiB zeroed by the kernel (dd from /dev/zero)
+# timed once per round: the machine's own memory speed in this invocation
+# (tools/bench/lib.sh bench_floor_mem).
 # Target: mmbench's CoV at most half of the reference's and under 10%.
 # Usage: thp_storm-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
 set -u
@@ -26,8 +28,8 @@ mkdir -p "$out/data" || exit 2
 : >"$out/mmbench.txt"
 : >"$out/reference.txt"
 : >"$out/mmbench_excl_runq.txt"
+: >"$out/floor_mem.txt"
 
-value() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
 
 run_mm() {
 	local r=$1
@@ -36,8 +38,8 @@ run_mm() {
 		echo "bench-thp: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
 		return 1
 	fi
-	value "$out/mm.$r/results.csv" fault_both_mean >>"$out/mmbench.txt"
-	value "$out/mm.$r/results.csv" fault_both_mean_excl_runq >>"$out/mmbench_excl_runq.txt"
+	bench_value "$out/mm.$r/results.csv" fault_both_mean >>"$out/mmbench.txt"
+	bench_value "$out/mm.$r/results.csv" fault_both_mean_excl_runq >>"$out/mmbench_excl_runq.txt"
 }
 
 run_ref() {
@@ -57,14 +59,16 @@ for r in $(seq 1 "$rounds"); do
 	else
 		run_ref "$r" && run_mm "$r" || exit 2
 	fi
+	bench_floor_mem "$out/floor_mem.txt" || exit 2
 	printf 'round %2d: mmbench %s us (guard retries %s, runq wait %s us), reference %s us (load %s)\n' "$r" \
 		"$(tail -1 "$out/mmbench.txt")" \
-		"$(value "$out/mm.$r/results.csv" storm_guard_retries)" \
-		"$(value "$out/mm.$r/results.csv" fault_runq_wait_mean)" \
+		"$(bench_value "$out/mm.$r/results.csv" storm_guard_retries)" \
+		"$(bench_value "$out/mm.$r/results.csv" fault_runq_wait_mean)" \
 		"$(tail -1 "$out/reference.txt")" "$(bench_loadavg)"
 done
 read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.txt")
 echo "context: thp_storm fault_both_mean_excl_runq mean ${m} us, CoV ${cov}%, MDC@10 ${mdc}% (n=$n)"
+bench_floor_report "$out/floor_mem.txt" "1 GiB zeroed by the kernel (dd from /dev/zero, 64 MiB buffer)"
 bench_verdict bench-thp "$out/mmbench.txt" "$out/reference.txt" "$target"
 rc=$?
 echo "bench-thp: per-round values and run directories in $out"

@@ -35,6 +35,38 @@ bench_stats() {
 	}' "$1"
 }
 
+# bench_value RESULTS_CSV METRIC: METRIC's values in a results.csv, read
+# by mmbench's own CSV reader ($mmbench: the mmbench binary).
+bench_value() { "$mmbench" field --where metric="$2" "$1" value; }
+
+# The machine's own spread, timed once per round beside the arms, so that
+# a target can be read against what the machine allows in that very
+# invocation. Each appends milliseconds to FILE.
+# bench_floor_cpu FILE: a fixed user-space loop (awk, 10^7 additions,
+# about 0.3 s here), no system call in it: the CPU's speed.
+bench_floor_cpu() {
+	local t0=$EPOCHREALTIME t1
+	awk 'BEGIN { for (i = 0; i < 10000000; i++) s += i; exit s < 0 }' || return 1
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+}
+# bench_floor_mem FILE: 1 GiB read from /dev/zero into a 64 MiB buffer
+# (dd): the kernel zeroing memory, as a huge page fault does, at the
+# memory's speed (the buffer is larger than the CPU's caches).
+bench_floor_mem() {
+	local t0=$EPOCHREALTIME t1
+	dd if=/dev/zero of=/dev/null bs=64M count=16 status=none || return 1
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+}
+# bench_floor_report FILE WHAT: "context: WHAT, timed once per round: mean
+# M ms, CoV C% (n=N)".
+bench_floor_report() {
+	local n m sd cov mdc
+	read -r n m sd cov mdc < <(bench_stats "$1")
+	echo "context: $2, timed once per round: mean $m ms, CoV $cov% (n=$n): the machine's own spread"
+}
+
 # bench_corr FILE_A FILE_B: Pearson's r of two series measured round by
 # round (line i of each from round i), "r n"; "- n" below 3 rounds or
 # with a constant series. Near 1: the rounds that were slow for one were

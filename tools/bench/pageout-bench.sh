@@ -15,8 +15,10 @@
 # traps to the hypervisor the mode, not the harness, may set the noise.
 # Also context: the CoV of pageout's loops_per_s_excl_runq (the rate with
 # the time the instances waited on a runqueue taken out), the share of
-# the loops' time spent waiting, and the correlation of mmbench's and the
-# reference's round values (near 1: the machine's speed moved both).
+# the loops' time spent waiting, the correlation of mmbench's and the
+# reference's round values (near 1: the machine's speed moved both), and
+# the CoV of a fixed user-space loop timed once per round (the machine's
+# own spread in this invocation, tools/bench/lib.sh bench_floor_cpu).
 # BENCH_DATA_DIR puts both programs' files elsewhere, on a RAM block
 # device for example (zram, brd, formatted ext4), to take the disk's
 # read latency out of both.
@@ -40,9 +42,8 @@ mkdir -p "$out" "$data" || exit 2
 : >"$out/reference.txt"
 : >"$out/reference_born.txt"
 : >"$out/mmbench_excl_runq.txt"
+: >"$out/floor_cpu.txt"
 
-# METRIC's values in a results.csv, by mmbench's own CSV reader
-value() { "$mmbench" field --where metric="$2" "$1" value; }
 
 run_mm() {
 	local r=$1
@@ -52,8 +53,8 @@ run_mm() {
 		echo "bench-pageout: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
 		return 1
 	fi
-	value "$out/mm.$r/results.csv" loops_per_s >>"$out/mmbench.txt"
-	value "$out/mm.$r/results.csv" loops_per_s_excl_runq >>"$out/mmbench_excl_runq.txt"
+	bench_value "$out/mm.$r/results.csv" loops_per_s >>"$out/mmbench.txt"
+	bench_value "$out/mm.$r/results.csv" loops_per_s_excl_runq >>"$out/mmbench_excl_runq.txt"
 }
 
 # run_ref ROUND PLACEMENT FILE
@@ -80,8 +81,9 @@ for r in $(seq 1 "$rounds"); do
 	for a in "${order[@]:k}" "${order[@]:0:k}"; do
 		run_arm "$r" "$a" || exit 2
 	done
+	bench_floor_cpu "$out/floor_cpu.txt" || exit 2
 	printf 'round %2d: mmbench %s loops/s (runqueue wait %s%% of the loops), reference %s loops/s, born on its CPU %s (load %s)\n' "$r" \
-		"$(tail -1 "$out/mmbench.txt")" "$(value "$out/mm.$r/results.csv" loop_runq_wait_pct)" \
+		"$(tail -1 "$out/mmbench.txt")" "$(bench_value "$out/mm.$r/results.csv" loop_runq_wait_pct)" \
 		"$(tail -1 "$out/reference.txt")" "$(tail -1 "$out/reference_born.txt")" "$(bench_loadavg)"
 done
 if [ -s "$out/mmbench_excl_runq.txt" ]; then
@@ -93,6 +95,7 @@ read -r _ mm_m _ mm_cov _ < <(bench_stats "$out/mmbench.txt")
 awk -v n="$n" -v m="$m" -v cov="$cov" -v mdc="$mdc" -v mm_m="$mm_m" -v mm_cov="$mm_cov" 'BEGIN {
 	printf "context: reference born on its CPU (mmbench'"'"'s flush mode) mean %s loops/s, CoV %s%%, MDC@10 %s%% (n=%d); CoV ratio mmbench/born %.3f, mean ratio %.4f\n",
 	       m, cov, mdc, n, (cov > 0 ? mm_cov / cov : 0), (m > 0 ? mm_m / m : 0) }'
+bench_floor_report "$out/floor_cpu.txt" "a fixed user-space loop (awk, no system call)"
 read -r corr n < <(bench_corr "$out/mmbench.txt" "$out/reference.txt")
 echo "context: correlation of mmbench's and the reference's round values r=$corr (n=$n): near 1, the machine's speed moved both (the rounds alternate, seconds apart)"
 bench_verdict bench-pageout "$out/mmbench.txt" "$out/reference.txt" 3
