@@ -123,9 +123,14 @@ bool mm_soft_clock(const char *event)
 	return !strncmp(event, "cpu-clock", 9) || !strncmp(event, "task-clock", 10);
 }
 
-void mm_text_printable(char *s, size_t n)
+size_t mm_text_printable(char *s, size_t n)
 {
+	size_t nl = 0;
+
 	for (size_t i = 0; i < n; i++)
-		if ((s[i] > 0 && s[i] < 0x20) || s[i] == 0x7f)
+		if ((s[i] > 0 && s[i] < 0x20) || s[i] == 0x7f) {
+			nl += s[i] == '\n';
 			s[i] = '?';
+		}
+	return nl;
 }

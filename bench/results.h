@@ -131,9 +131,9 @@ bool mm_soft_clock(const char *event);
  * line breaks, tabs) replaced by '?'. The readers behind the comparison
  * views (the result set's, profdiff's) call it on every field, so no text
  * from a file reaches a terminal, a report or a TSV line as anything but
- * printable text.
+ * printable text. Returns how many of them were line breaks.
  */
-void mm_text_printable(char *s, size_t n);
+size_t mm_text_printable(char *s, size_t n);
 #define MM_IRQ_POINT_PCT 20.0
 
 #endif /* MMBENCH_RESULTS_H */

@@ -172,11 +172,9 @@ static void ct_row(int c, void *data)
 		return;
 	}
 	t->lineno = t->nl + 1;
-	/* line breaks inside quoted fields */
-	for (const char *q = t->buf; (q = memchr(q, '\n', t->buf + t->len - q)); q++)
-		t->nl_row++;
-	/* counted: now no control byte reaches a view (NULs are refused) */
-	mm_text_printable(t->buf, t->len);
+	/* line breaks inside quoted fields counted, and no control byte left
+	 * to reach a view (NULs are refused) */
+	t->nl_row += mm_text_printable(t->buf, t->len);
 	if (c == -1)
 		ct_err(t, "last line is truncated (no newline at end of file)");
 	else if (t->too_many)

@@ -310,8 +310,8 @@ static void focus_row(struct mm_csv_in *in, void *arg)
 	if (!armed && strcmp(mm_csv_get(in, 0), "note_profile_focus"))
 		return;
 	if (!colon || !names_ok(colon + 2)) {
-		mm_csv_bad(in, armed ? "note_profile_probes is not \"WORKLOAD: FUNC,FUNC\" (kernel function names)"
-			   : "note_profile_focus is not \"WORKLOAD: FUNC,FUNC\" (kernel function names)");
+		mm_csv_bad(in, "%s is not \"WORKLOAD: FUNC,FUNC\" (kernel function names)",
+			   mm_csv_get(in, 0));
 		return;
 	}
 	for (int i = 0; i < cm->side->nk; i++) {
@@ -582,13 +582,16 @@ const struct pd_sym *pd_irq_point(const struct pd_case *k, double *share)
 	return *share >= MM_IRQ_POINT_PCT ? best : NULL;
 }
 
+/* The armed-kprobe notes' common clause. */
+#define PD_KPROBE_COST "their cost (ftrace_trampoline, kprobe_*) counts in "
+
 void pd_armed_note(char *buf, size_t len, const struct pd_case *k)
 {
 	buf[0] = '\0';
 	if (k && k->armed[0])
-		snprintf(buf, len, "kprobes on %s were armed while perf sampled: their cost "
-			 "(ftrace_trampoline, kprobe_*) counts in those functions' children shares "
-			 "(--probe none for a clean profile)", k->armed);
+		snprintf(buf, len, "kprobes on %s were armed while perf sampled: " PD_KPROBE_COST
+			 "those functions' children shares (--probe none for a clean profile)",
+			 k->armed);
 }
 
 bool pd_case_note(char *buf, size_t len, const struct pd_case *b, const struct pd_case *n,
@@ -614,8 +617,8 @@ bool pd_case_note(char *buf, size_t len, const struct pd_case *b, const struct p
 	}
 	if ((pb || pn) && o < len)
 		snprintf(buf + o, len - o, "%skprobes armed while perf sampled on %s%s%s (%s): "
-			 "their cost (ftrace_trampoline, kprobe_*) counts in the probed functions' "
-			 "children shares; --probe none for a clean profile", o ? "; " : "",
+			 PD_KPROBE_COST "the probed functions' children shares; --probe none for "
+			 "a clean profile", o ? "; " : "",
 			 pb ? bl : "", pb && pn ? " and " : "", pn ? nl : "",
 			 pb ? b->armed : n->armed);
 	return a || pb || pn;
@@ -649,7 +652,13 @@ static double bigger(const struct pd_line *l)
 	return l->base > l->new ? l->base : l->new;
 }
 
-int pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym)
+/*
+ * 2: sym is one of the focus functions of b or n; 1: by the kernel's
+ * naming one of their callees (FUNC_cpu, FUNC_all: the focus name and an
+ * underscore); 0: neither. pd_diff lists the callees first only where
+ * their larger share is at least PD_VANISH_MIN.
+ */
+static int pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym)
 {
 	int best = 0;
 

@@ -137,7 +137,8 @@ void pd_armed_note(char *buf, size_t len, const struct pd_case *k);
 bool pd_both_callgraph(const struct pd_case *b, const struct pd_case *n);
 /*
  * The lines to show for one case: every focus function in either profile
- * (see pd_focus), every function that stopped or started running (share
+ * and, where they hold at least PD_VANISH_MIN, their callees by name;
+ * every function that stopped or started running (share
  * >= PD_VANISH_MIN), each side's top `top` symbols and the `top` largest
  * changes; first the focus functions, then those that stopped or
  * started, then the rest by the size of the change, last the functions
@@ -146,13 +147,6 @@ bool pd_both_callgraph(const struct pd_case *b, const struct pd_case *n);
 struct pd_line *pd_diff(const struct pd_side *sb, const struct pd_case *b,
 			const struct pd_side *sn, const struct pd_case *n, bool children,
 			int top, int *nout);
-/*
- * 2: sym is one of the focus functions of b or n; 1: by the kernel's
- * naming one of their callees (FUNC_cpu, FUNC_all: the focus name and an
- * underscore); 0: neither. pd_diff lists the callees first only where
- * their larger share is at least PD_VANISH_MIN.
- */
-int pd_focus(const struct pd_case *b, const struct pd_case *n, const char *sym);
 /* "gone", "new", "base-fn", "new-fn" or "", after "focus, " on a focus line. */
 const char *pd_mark(const struct pd_line *l);
 /* "7.02" for a share in percent; "-" for no row at all. */
