@@ -107,22 +107,26 @@ ls "$t/data" | grep -q . && fail "cleanup: files removed" "$(ls "$t/data")" ||
 	pass "cleanup: instance files removed after the run"
 
 # The reference loop of make bench-pageout (tools/bench/ref_pageout): runs
-# here, prints its one line, leaves no file behind.
+# here, prints one line per window, leaves no file behind.
 ref=$TOP/tools/bench/ref_pageout
 if [ -x "$ref" ]; then
 	line=$("$ref" 2 8 0.3 "$t/data" 0.2 2>"$t/err")
 	rc=$?
-	[ $rc = 0 ] && [[ $line =~ ^ref_pageout\ instances=2\ size_mb=8\ duration_s=0.3\ placement=after\ loops=([0-9]+)\ loops_per_s=[0-9.e+]+$ ]] &&
+	[ $rc = 0 ] && [[ $line =~ ^ref_pageout\ instances=2\ size_mb=8\ duration_s=0.3\ placement=after\ window=0\ loops=([0-9]+)\ loops_per_s=[0-9.e+]+$ ]] &&
 		pass "ref_pageout: runs, prints its line (loops=${BASH_REMATCH[1]})" || fail "ref_pageout" "rc=$rc '$line' $(cat "$t/err")"
 	ls "$t/data" | grep -q . && fail "ref_pageout: files removed" "$(ls "$t/data")" ||
 		pass "ref_pageout: its files removed"
-	line=$("$ref" 2 8 0.3 "$t/data" 0 born 2>"$t/err")
+	# born, 3 windows: one line each, numbered 0-2, from the same run
+	"$ref" 2 8 0.2 "$t/data" 0 born 3 >"$t/ref" 2>"$t/err"
 	rc=$?
-	[ $rc = 0 ] && [[ $line =~ \ placement=born\ loops=[0-9]+\  ]] && ! ls "$t/data" | grep -q . &&
-		pass "ref_pageout born (instances born on their CPU): runs, prints its line, leaves no file" ||
-		fail "ref_pageout born" "rc=$rc '$line' $(cat "$t/err") $(ls "$t/data")"
+	line=$(sed -n 's/.* placement=born window=\([0-9]*\) loops=[0-9]* loops_per_s=[0-9.e+]*$/\1/p' "$t/ref" | tr '\n' ,)
+	[ $rc = 0 ] && [ "$line" = 0,1,2, ] && [ "$(wc -l <"$t/ref")" = 3 ] && ! ls "$t/data" | grep -q . &&
+		pass "ref_pageout born (instances born on their CPU), 3 windows: a line per window, no file left" ||
+		fail "ref_pageout born" "rc=$rc $(cat "$t/ref" "$t/err") $(ls "$t/data")"
 	"$ref" 0 8 1 "$t/data" >/dev/null 2>&1
 	[ $? = 2 ] && pass "ref_pageout: bad arguments, exit 2" || fail "ref_pageout usage" ""
+	"$ref" 2 8 1 "$t/data" 0 after 0 >/dev/null 2>&1
+	[ $? = 2 ] && pass "ref_pageout: 0 windows, exit 2" || fail "ref_pageout windows" ""
 	"$ref" 2 8 1 "$t/data" 0 sideways >/dev/null 2>"$t/err"
 	[ $? = 2 ] && grep -q 'after|born' "$t/err" && pass "ref_pageout: an unknown placement, exit 2 with the usage" ||
 		fail "ref_pageout placement" "$(cat "$t/err")"

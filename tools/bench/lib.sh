@@ -1,5 +1,6 @@
-# Shared by the reference benchmarks (tools/bench/*-bench.sh): statistics
-# of one series of values and the side-by-side verdict. Sourced, not run.
+# Shared by the reference benchmarks (tools/bench/pageout-bench.sh,
+# workloads/thp_storm-bench.sh): statistics of one series of values, the
+# machine's own spread, and the side-by-side verdict. Sourced, not run.
 #
 # Minimum detectable change (MDC) at n iterations, 95% confidence, for a
 # two-sided two-sample t-test with equal n and the measured spread:
@@ -39,49 +40,49 @@ bench_stats() {
 # by mmbench's own CSV reader ($mmbench: the mmbench binary).
 bench_value() { "$mmbench" field --where metric="$2" "$1" value; }
 
-# The machine's own spread, timed once per round beside the arms, so that
+# The machine's own spread, timed in the same round as the arms, so that
 # a target can be read against what the machine allows in that very
-# invocation. Each appends milliseconds to FILE.
-# bench_floor_cpu FILE: a fixed user-space loop (awk, 10^7 additions,
+# invocation. Each appends N (default 1) figures of milliseconds to FILE.
+# bench_floor_cpu FILE [N]: a fixed user-space loop (awk, 10^7 additions,
 # about 0.3 s here), no system call in it: the CPU's speed.
 bench_floor_cpu() {
-	local t0=$EPOCHREALTIME t1
-	awk 'BEGIN { for (i = 0; i < 10000000; i++) s += i; exit s < 0 }' || return 1
-	t1=$EPOCHREALTIME
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+	local i t0 t1
+	for ((i = 0; i < ${2:-1}; i++)); do
+		t0=$EPOCHREALTIME
+		awk 'BEGIN { for (i = 0; i < 10000000; i++) s += i; exit s < 0 }' || return 1
+		t1=$EPOCHREALTIME
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+	done
 }
-# bench_floor_mem FILE: 1 GiB read from /dev/zero into a 64 MiB buffer
+# bench_floor_mem FILE [N]: 1 GiB read from /dev/zero into a 64 MiB buffer
 # (dd): the kernel zeroing memory, as a huge page fault does, at the
 # memory's speed (the buffer is larger than the CPU's caches).
 bench_floor_mem() {
-	local t0=$EPOCHREALTIME t1
-	dd if=/dev/zero of=/dev/null bs=64M count=16 status=none || return 1
-	t1=$EPOCHREALTIME
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+	local i t0 t1
+	for ((i = 0; i < ${2:-1}; i++)); do
+		t0=$EPOCHREALTIME
+		dd if=/dev/zero of=/dev/null bs=64M count=16 status=none || return 1
+		t1=$EPOCHREALTIME
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+	done
 }
-# bench_floor_report FILE WHAT: "context: WHAT, timed once per round: mean
-# M ms, CoV C% (n=N)".
+# bench_floor_report FILE WHAT: "  context: WHAT, timed N times: mean M
+# ms, CoV C%: the machine's own spread".
 bench_floor_report() {
 	local n m sd cov mdc
 	read -r n m sd cov mdc < <(bench_stats "$1")
-	echo "context: $2, timed once per round: mean $m ms, CoV $cov% (n=$n): the machine's own spread"
+	echo "  context: $2, timed $n times: mean $m ms, CoV $cov%: the machine's own spread"
 }
 
-# bench_corr FILE_A FILE_B: Pearson's r of two series measured round by
-# round (line i of each from round i), "r n"; "- n" below 3 rounds or
-# with a constant series. Near 1: the rounds that were slow for one were
-# slow for the other, so the machine, not either program, set the spread.
-bench_corr() {
-	paste "$1" "$2" | awk 'NF == 2 { x[++n] = $1; y[n] = $2; sx += $1; sy += $2 }
-	END {
-		if (n < 3) { print "-", n; exit }
-		mx = sx / n; my = sy / n
-		for (i = 1; i <= n; i++) {
-			a += (x[i] - mx) * (y[i] - my); b += (x[i] - mx) ^ 2; c += (y[i] - my) ^ 2
-		}
-		if (b == 0 || c == 0) print "-", n
-		else printf "%.3f %d\n", a / sqrt(b * c), n
-	}'
+# bench_context_ratio WHAT MM_FILE OTHER_FILE UNIT: "  context: WHAT mean
+# M UNIT, CoV C%, MDC@10 D% (n=N); CoV ratio mmbench/it R, mean ratio Q".
+bench_context_ratio() {
+	local n m sd cov mdc mm_m mm_cov
+	read -r n m sd cov mdc < <(bench_stats "$3")
+	read -r _ mm_m _ mm_cov _ < <(bench_stats "$2")
+	awk -v what="$1" -v unit="$4" -v n="$n" -v m="$m" -v cov="$cov" -v mdc="$mdc" -v mm_m="$mm_m" -v mm_cov="$mm_cov" 'BEGIN {
+		printf "  context: %s mean %s %s, CoV %s%%, MDC@10 %s%% (n=%d); CoV ratio mmbench/it %.3f, mean ratio %.4f\n",
+		       what, m, unit, cov, mdc, n, (cov > 0 ? mm_cov / cov : 0), (m > 0 ? mm_m / m : 0) }'
 }
 
 # bench_verdict NAME MM_FILE REF_FILE MAX_COV_PCT: print both series' mean,
@@ -106,4 +107,13 @@ bench_verdict() {
 		       name, max, ok ? "met" : "MISSED"
 		exit ok ? 0 : 1
 	}'
+}
+
+# bench_rounds_verdict NAME MET ROUNDS OUT_DIR: "NAME: target met in MET
+# of ROUNDS rounds" and where the values are. Exit 0 when every round met
+# it, 1 otherwise.
+bench_rounds_verdict() {
+	echo "$1: target met in $2 of $3 rounds (every round must meet it): $([ "$2" = "$3" ] && echo met || echo MISSED); load average $(bench_loadavg)"
+	echo "$1: values and run directories in $4"
+	[ "$2" = "$3" ]
 }

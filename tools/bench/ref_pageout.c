@@ -15,7 +15,9 @@
  * them together, lets them run WARMUP_S (default 0), takes the counts,
  * sleeps DURATION_S and takes them again: the posted figure is the total
  * count in that time. Only whole loops count (that is how the posted loop
- * counts).
+ * counts). WINDOWS (default 1) windows of DURATION_S follow one another,
+ * each counted on its own, as a long run read once a second is: the same
+ * processes on the same files, one figure per window.
  *
  * PLACEMENT says where an instance starts. "after" (the default): forked
  * wherever the scheduler puts it and then pinned, as a plain program
@@ -28,10 +30,10 @@
  * hypervisor, the two differ about fourfold in loops/s; on bare metal,
  * where a local flush does not trap, they should be close (not measured).
  *
- * Usage: ref_pageout INSTANCES SIZE_MB DURATION_S DIR [WARMUP_S [after|born]]
- * Prints one line: "ref_pageout instances=N size_mb=M duration_s=D
- * placement=P loops=TOTAL loops_per_s=RATE". Exit 0, or 1 with the
- * reason on stderr.
+ * Usage: ref_pageout INSTANCES SIZE_MB DURATION_S DIR [WARMUP_S [after|born [WINDOWS]]]
+ * Prints one line per window: "ref_pageout instances=N size_mb=M
+ * duration_s=D placement=P window=W loops=TOTAL loops_per_s=RATE". Exit 0,
+ * or 1 with the reason on stderr.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -143,7 +145,7 @@ static uint64_t total_loops(const struct shared *sh, int n)
 
 int main(int argc, char **argv)
 {
-	int n, fds[MAX_INST], ret = 1, started = 0;
+	int n, fds[MAX_INST], ret = 1, started = 0, windows;
 	pid_t pids[MAX_INST];
 	struct shared *sh;
 	char path[4096];
@@ -154,10 +156,11 @@ int main(int argc, char **argv)
 	cpu_set_t own;
 	size_t len;
 
-	if (argc < 5 || argc > 7 || (n = atoi(argv[1])) < 1 || n > MAX_INST ||
+	windows = argc > 7 ? atoi(argv[7]) : 1;
+	if (argc < 5 || argc > 8 || (n = atoi(argv[1])) < 1 || n > MAX_INST ||
 	    atoi(argv[2]) < 1 || (secs = atof(argv[3])) <= 0 || warm < 0 ||
-	    (!born && strcmp(place, "after") != 0)) {
-		fprintf(stderr, "usage: ref_pageout INSTANCES SIZE_MB DURATION_S DIR [WARMUP_S [after|born]]\n");
+	    (!born && strcmp(place, "after") != 0) || windows < 1) {
+		fprintf(stderr, "usage: ref_pageout INSTANCES SIZE_MB DURATION_S DIR [WARMUP_S [after|born [WINDOWS]]]\n");
 		return 2;
 	}
 	if (born && sched_getaffinity(0, sizeof(own), &own) < 0)
@@ -198,11 +201,14 @@ int main(int argc, char **argv)
 	sh->go = 1;
 	if (warm > 0)
 		sleep_s(warm);
-	total = total_loops(sh, n);
-	sleep_s(secs);
-	total = total_loops(sh, n) - total;
-	printf("ref_pageout instances=%d size_mb=%s duration_s=%s placement=%s loops=%llu loops_per_s=%.6g\n",
-	       n, argv[2], argv[3], place, (unsigned long long)total, (double)total / secs);
+	for (int w = 0; w < windows; w++) {
+		total = total_loops(sh, n);
+		sleep_s(secs);
+		total = total_loops(sh, n) - total;
+		printf("ref_pageout instances=%d size_mb=%s duration_s=%s placement=%s window=%d loops=%llu loops_per_s=%.6g\n",
+		       n, argv[2], argv[3], place, w, (unsigned long long)total, (double)total / secs);
+		fflush(stdout);
+	}
 	ret = 0;
 out:
 	for (int i = 0; i < started; i++)
