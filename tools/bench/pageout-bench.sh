@@ -75,11 +75,12 @@ order=(mm after born)
 met=0
 for r in $(seq 1 "$rounds"); do
 	k=$(( (r - 1) % 3 ))
-	for a in "${order[@]:k}" "${order[@]:0:k}"; do
+	arms=("${order[@]:k}" "${order[@]:0:k}")
+	for a in "${arms[@]}"; do
 		run_arm "$r" "$a" || exit 2
 	done
 	bench_floor_cpu "$out/floor_cpu.$r.txt" "$iters" || exit 2
-	echo "round $r (order ${order[*]:k} ${order[*]:0:k}; load $(bench_loadavg)):"
+	echo "round $r (order ${arms[*]}; load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: pageout loops_per_s_excl_runq mean $m loops/s, CoV $cov% (n=$n); runqueue wait $(bench_value "$out/mm.$r/results.csv" loop_runq_wait_pct | awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }')% of the loops"
 	bench_context_ratio "reference born on its CPU (mmbench's flush mode)" "$out/mmbench.$r.txt" "$out/born.$r.txt" loops/s
