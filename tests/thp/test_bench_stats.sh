@@ -36,6 +36,15 @@ rc=$?
 bench_verdict x "$t/a" "$t/b" 5 >"$t/out"
 [ $? = 1 ] && grep -q 'MISSED' "$t/out" && pass "bench_verdict: missed when over the absolute limit (exit 1)" ||
 	fail "bench_verdict missed" "$(cat "$t/out")"
+# the context line against a second series (70,130,70,130: sd 34.641, MDC
+# 2.101 x 34.641 x sqrt(0.2) = 32.549), and the verdict over rounds
+[ "$(bench_context_ratio "the other" "$t/a" "$t/b" us)" = "  context: the other mean 100 us, CoV 34.641%, MDC@10 32.549% (n=4); CoV ratio mmbench/it 0.333, mean ratio 1.0000" ] &&
+	pass "bench_context_ratio: the other series' mean, CoV, MDC and both ratios" ||
+	fail "bench_context_ratio" "$(bench_context_ratio "the other" "$t/a" "$t/b" us)"
+bench_rounds_verdict x 2 2 /d >"$t/out" && grep -q '^x: target met in 2 of 2 rounds (every round must meet it): met;' "$t/out" &&
+	! bench_rounds_verdict x 1 2 /d >"$t/out" && grep -q 'met in 1 of 2 rounds .*: MISSED;' "$t/out" && grep -q '^x: values and run directories in /d$' "$t/out" &&
+	pass "bench_rounds_verdict: met only when every round met it (exit 0), else MISSED (exit 1)" ||
+	fail "bench_rounds_verdict" "$(cat "$t/out")"
 echo 5 >"$t/one"
 bench_verdict x "$t/one" "$t/b" 20 >/dev/null
 [ $? = 2 ] && pass "bench_verdict: one value on a side is no verdict (exit 2)" || fail "bench_verdict n=1" ""

@@ -46,24 +46,24 @@ bench_value() { "$mmbench" field --where metric="$2" "$1" value; }
 # bench_floor_cpu FILE [N]: a fixed user-space loop (awk, 10^7 additions,
 # about 0.3 s here), no system call in it: the CPU's speed.
 bench_floor_cpu() {
-	local i t0 t1
-	for ((i = 0; i < ${2:-1}; i++)); do
-		t0=$EPOCHREALTIME
-		awk 'BEGIN { for (i = 0; i < 10000000; i++) s += i; exit s < 0 }' || return 1
-		t1=$EPOCHREALTIME
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
-	done
+	bench_time_ms "$1" "${2:-1}" awk 'BEGIN { for (i = 0; i < 10000000; i++) s += i; exit s < 0 }'
 }
 # bench_floor_mem FILE [N]: 1 GiB read from /dev/zero into a 64 MiB buffer
 # (dd): the kernel zeroing memory, as a huge page fault does, at the
 # memory's speed (the buffer is larger than the CPU's caches).
 bench_floor_mem() {
-	local i t0 t1
-	for ((i = 0; i < ${2:-1}; i++)); do
+	bench_time_ms "$1" "${2:-1}" dd if=/dev/zero of=/dev/null bs=64M count=16 status=none
+}
+# bench_time_ms FILE N COMMAND...: run COMMAND N times, appending each
+# run's wall time in milliseconds to FILE; fails when COMMAND does.
+bench_time_ms() {
+	local file=$1 n=$2 i t0 t1
+	shift 2
+	for ((i = 0; i < n; i++)); do
 		t0=$EPOCHREALTIME
-		dd if=/dev/zero of=/dev/null bs=64M count=16 status=none || return 1
+		"$@" || return 1
 		t1=$EPOCHREALTIME
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$1"
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$file"
 	done
 }
 # bench_floor_report FILE WHAT: "  context: WHAT, timed N times: mean M
