@@ -41,10 +41,16 @@ bench_verdict x "$t/a" "$t/b" 5 >"$t/out"
 [ "$(bench_context_ratio "the other" "$t/a" "$t/b" us)" = "  context: the other mean 100 us, CoV 34.641%, MDC@10 32.549% (n=4); CoV ratio mmbench/it 0.333, mean ratio 1.0000" ] &&
 	pass "bench_context_ratio: the other series' mean, CoV, MDC and both ratios" ||
 	fail "bench_context_ratio" "$(bench_context_ratio "the other" "$t/a" "$t/b" us)"
-bench_rounds_verdict x 2 2 /d >"$t/out" && grep -q '^x: target met in 2 of 2 rounds (every round must meet it): met;' "$t/out" &&
-	! bench_rounds_verdict x 1 2 /d >"$t/out" && grep -q 'met in 1 of 2 rounds .*: MISSED;' "$t/out" && grep -q '^x: values and run directories in /d$' "$t/out" &&
-	pass "bench_rounds_verdict: met only when every round met it (exit 0), else MISSED (exit 1)" ||
-	fail "bench_rounds_verdict" "$(cat "$t/out")"
+# pooled: RMS of 3 and 4 is 3.54 (sqrt(12.5)), of 8 and 10 is 9.06
+# (sqrt(82)): ratio 0.390, met under 5%, missed under 3%
+printf '3\n4\n' >"$t/ca"
+printf '8\n10\n' >"$t/cb"
+bench_pooled_verdict x "$t/ca" "$t/cb" 5 /d >"$t/out" &&
+	grep -q '^x: over 2 round(s), pooled CoV .*: mmbench 3.54% (MDC@10 3.32%), reference 9.06% (MDC@10 8.51%), ratio 0.390; load average ' "$t/out" &&
+	grep -q '^x: target (pooled CoV at most half of the reference.s and under 5%): met$' "$t/out" && grep -q '^x: values and run directories in /d$' "$t/out" &&
+	! bench_pooled_verdict x "$t/ca" "$t/cb" 3 /d | grep -q ': met$' && ! bench_pooled_verdict x "$t/cb" "$t/ca" 50 /d >/dev/null &&
+	pass "bench_pooled_verdict: RMS of the rounds' CoVs, ratio, met only under both limits (else exit 1)" ||
+	fail "bench_pooled_verdict" "$(cat "$t/out")"
 echo 5 >"$t/one"
 bench_verdict x "$t/one" "$t/b" 20 >/dev/null
 [ $? = 2 ] && pass "bench_verdict: one value on a side is no verdict (exit 2)" || fail "bench_verdict n=1" ""

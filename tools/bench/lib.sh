@@ -109,11 +109,26 @@ bench_verdict() {
 	}'
 }
 
-# bench_rounds_verdict NAME MET ROUNDS OUT_DIR: "NAME: target met in MET
-# of ROUNDS rounds" and where the values are. Exit 0 when every round met
-# it, 1 otherwise.
-bench_rounds_verdict() {
-	echo "$1: target met in $2 of $3 rounds (every round must meet it): $([ "$2" = "$3" ] && echo met || echo MISSED); load average $(bench_loadavg)"
-	echo "$1: values and run directories in $4"
-	[ "$2" = "$3" ]
+# bench_pooled_verdict NAME MM_COVS REF_COVS MAX_COV_PCT OUT_DIR: the
+# verdict over all rounds. The files hold one CoV per round (each from its
+# round's own mean, so a drift of the mean between rounds does not count
+# as spread); the pooled CoV is their root mean square, a steadier
+# estimate than any one round's (a CoV from 10 values is itself uncertain
+# by about a quarter). Prints both pooled CoVs with their MDC@10, the
+# ratio, the load average and whether mmbench's pooled CoV is at most half
+# of the reference's and under MAX_COV_PCT. Exit 0 met, 1 missed, 2 no
+# data.
+bench_pooled_verdict() {
+	paste "$2" "$3" | awk -v name="$1" -v max="$4" -v out="$5" -v loadavg="$(bench_loadavg)" '
+	NF == 2 { n++; a += $1 * $1; b += $2 * $2 }
+	END {
+		if (!n) { print name ": no rounds"; exit 2 }
+		a = sqrt(a / n); b = sqrt(b / n)
+		printf "%s: over %d round(s), pooled CoV (root mean square of the rounds'"'"'): mmbench %.2f%% (MDC@10 %.2f%%), reference %.2f%% (MDC@10 %.2f%%), ratio %.3f; load average %s\n",
+		       name, n, a, 0.9396 * a, b, 0.9396 * b, (b > 0 ? a / b : 0), loadavg
+		ok = b > 0 && a <= b / 2 && a < max
+		printf "%s: target (pooled CoV at most half of the reference'"'"'s and under %s%%): %s\n", name, max, ok ? "met" : "MISSED"
+		printf "%s: values and run directories in %s\n", name, out
+		exit ok ? 0 : 1
+	}'
 }
