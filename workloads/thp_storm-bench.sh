@@ -12,9 +12,13 @@
 # CoV ratio, the load average and whether that round alone met the
 # target. Also shown, as context: the CoV of thp_storm's
 # fault_both_mean_excl_runq (the fault times less the time the thread
-# waited on a runqueue inside them), the storms the host guard retried, and the CoV of 1 GiB zeroed by the kernel
-# (dd from /dev/zero) timed 10 times after the arms: the machine's own
-# memory speed in that round (tools/bench/lib.sh bench_floor_mem).
+# waited on a runqueue inside them), the storms the host guard retried,
+# the CoV of a memset of 1 GiB already touched, timed 10 times after the
+# arms: the machine's own memory speed in that round, without faults or
+# memory the host took back, and the CoV of 10 plain storms of 256 huge
+# page faults on memory backed right before, each on other physical
+# memory, as thp_storm's iterations are: how far the host's memory differs
+# by where a storm lands, with no harness involved (tools/bench/floor.c).
 # Target: mmbench's pooled CoV (the root mean square of its rounds' CoVs,
 # tools/bench/lib.sh bench_pooled_verdict) at most half of the
 # reference's and under 10%.
@@ -60,10 +64,12 @@ for r in $(seq 1 "$rounds"); do
 		run_ref "$r" && run_mm "$r" || exit 2
 	fi
 	bench_floor_mem "$out/floor_mem.$r.txt" "$iters" || exit 2
+	bench_floor_thp "$out/floor_thp.$r.txt" "$iters" || exit 2
 	echo "round $r ($([ $((r % 2)) = 1 ] && echo 'mmbench first' || echo 'reference first'); load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: thp_storm fault_both_mean_excl_runq mean $m us, CoV $cov% (n=$n); storms the host guard retried: $(bench_value "$out/mm.$r/results.csv" storm_guard_retries | awk '{ s += $1 } END { print s + 0 }')"
-	bench_floor_report "$out/floor_mem.$r.txt" "1 GiB zeroed by the kernel (dd from /dev/zero, 64 MiB buffer)"
+	bench_floor_report "$out/floor_mem.$r.txt" "memset of 1 GiB already touched (tools/bench/floor mem)"
+	bench_floor_report "$out/floor_thp.$r.txt" "a storm of 256 huge page faults on memory backed right before, each on other memory (tools/bench/floor thp)" "us per fault"
 	bench_verdict "bench-thp round $r" "$out/mmbench.$r.txt" "$out/reference.$r.txt" "$target" | sed 's/^/  /'
 	[ "${PIPESTATUS[0]}" = 2 ] && exit 2
 	bench_stats "$out/mmbench.$r.txt" | cut -d' ' -f4 >>"$out/mmbench_cov.txt"

@@ -9,5 +9,5 @@
 BENCH_TARGETS += bench-thp
 
 .PHONY: bench-thp
-bench-thp: bench/mmbench tools/bench/ref_thpscale
+bench-thp: bench/mmbench tools/bench/ref_thpscale tools/bench/floor
 	@workloads/thp_storm-bench.sh

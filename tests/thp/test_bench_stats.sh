@@ -17,15 +17,22 @@ read -r n m sd cov mdc < <(bench_stats "$t/v")
 printf '7\n7\n7\n' >"$t/c"
 read -r n m sd cov mdc < <(bench_stats "$t/c")
 [ "$cov" = 0.000 ] && [ "$mdc" = 0.000 ] && pass "bench_stats: constant values, CoV 0" || fail "bench_stats constant" "$cov $mdc"
-# bench_floor_cpu / bench_floor_mem: each call appends N (default 1)
-# numbers of milliseconds (what they measure is the machine's; only the
+# bench_floor_cpu / _mem / _thp (tools/bench/floor): each call appends
+# N numbers of milliseconds (what they measure is the machine's; only the
 # form is checked); bench_floor_report reads them back
-bench_floor_cpu "$t/fc" && bench_floor_cpu "$t/fc" 2 && bench_floor_mem "$t/fm"
-[ "$(wc -l <"$t/fc")" = 3 ] && [ "$(wc -l <"$t/fm")" = 1 ] &&
-	awk '!($1 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $1 > 0) { bad = 1 } END { exit bad }' "$t/fc" "$t/fm" &&
+bench_floor_cpu "$t/fc" 1 && bench_floor_cpu "$t/fc" 2 && bench_floor_mem "$t/fm" 1 && bench_floor_thp "$t/ft" 2
+[ "$(wc -l <"$t/fc")" = 3 ] && [ "$(wc -l <"$t/fm")" = 1 ] && [ "$(wc -l <"$t/ft")" = 2 ] &&
+	awk '!($1 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $1 > 0) { bad = 1 } END { exit bad }' "$t/fc" "$t/fm" "$t/ft" &&
 	[[ $(bench_floor_report "$t/fc" "a loop") == "  context: a loop, timed 3 times: mean "*" ms, CoV "*"%: the machine's own spread" ]] &&
-	pass "bench_floor_cpu/mem: N positive millisecond figures per call; bench_floor_report states n, mean and CoV" ||
-	fail "bench floors" "$(cat "$t/fc" "$t/fm")"
+	pass "bench_floor_cpu/mem/thp: N positive millisecond figures per call; bench_floor_report states n, mean and CoV" ||
+	fail "bench floors" "$(cat "$t/fc" "$t/fm" "$t/ft")"
+"$TOP/tools/bench/floor" cpu 0 2>"$t/err"
+[ $? = 2 ] && grep -q '^usage: floor cpu|mem|thp N$' "$t/err" && "$TOP/tools/bench/floor" disk 1 2>/dev/null
+[ $? = 2 ] && pass "floor: no count or an unknown kind, exit 2 with the usage" || fail "floor usage" "$(cat "$t/err")"
+"$TOP/tools/bench/floor" thp 1000000 >"$t/out" 2>"$t/err"
+[ $? = 1 ] && [ ! -s "$t/out" ] && grep -q '^floor: 1000000 storms need 512000000 MiB, over half of MemAvailable' "$t/err" &&
+	pass "floor thp: more storms than half of MemAvailable holds refused before any (exit 1, the need named)" ||
+	fail "floor thp refusal" "$(cat "$t/out" "$t/err")"
 # verdict: CoV 10% against 30% passes at max 20, not at max 5; ratio printed
 printf '90\n110\n90\n110\n' >"$t/a"
 printf '70\n130\n70\n130\n' >"$t/b"

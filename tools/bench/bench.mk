@@ -17,10 +17,13 @@ tools/bench/ref_pageout: tools/bench/ref_pageout.c
 	$(CC) $(CFLAGS) -o $@ $<
 tools/bench/ref_thpscale: tools/bench/ref_thpscale.c
 	$(CC) $(CFLAGS) -o $@ $< -lpthread
-ALL_TARGETS += tools/bench/ref_pageout tools/bench/ref_thpscale
-CLEAN_FILES += tools/bench/ref_pageout tools/bench/ref_thpscale
+# The machine's own spread, timed beside both benchmarks' arms.
+tools/bench/floor: tools/bench/floor.c
+	$(CC) $(CFLAGS) -o $@ $<
+ALL_TARGETS += tools/bench/ref_pageout tools/bench/ref_thpscale tools/bench/floor
+CLEAN_FILES += tools/bench/ref_pageout tools/bench/ref_thpscale tools/bench/floor
 BENCH_TARGETS += bench-pageout
 
 .PHONY: bench-pageout
-bench-pageout: tools/bench/ref_pageout bench/mmbench
+bench-pageout: tools/bench/ref_pageout tools/bench/floor bench/mmbench
 	@tools/bench/pageout-bench.sh

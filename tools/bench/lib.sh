@@ -11,6 +11,8 @@
 # MDC = 0.9396 x CoV. A difference between two kernels smaller than the
 # MDC cannot be told from noise with 10 iterations each.
 
+bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
 # bench_loadavg: the 1/5/15-minute load average, "1.23 2.34 3.45".
 bench_loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -42,36 +44,26 @@ bench_value() { "$mmbench" field --where metric="$2" "$1" value; }
 
 # The machine's own spread, timed in the same round as the arms, so that
 # a target can be read against what the machine allows in that very
-# invocation. Each appends N (default 1) figures of milliseconds to FILE.
-# bench_floor_cpu FILE [N]: a fixed user-space loop (awk, 10^7 additions,
-# about 0.3 s here), no system call in it: the CPU's speed.
-bench_floor_cpu() {
-	bench_time_ms "$1" "${2:-1}" awk 'BEGIN { for (i = 0; i < 10000000; i++) s += i; exit s < 0 }'
-}
-# bench_floor_mem FILE [N]: 1 GiB read from /dev/zero into a 64 MiB buffer
-# (dd): the kernel zeroing memory, as a huge page fault does, at the
-# memory's speed (the buffer is larger than the CPU's caches).
-bench_floor_mem() {
-	bench_time_ms "$1" "${2:-1}" dd if=/dev/zero of=/dev/null bs=64M count=16 status=none
-}
-# bench_time_ms FILE N COMMAND...: run COMMAND N times, appending each
-# run's wall time in milliseconds to FILE; fails when COMMAND does.
-bench_time_ms() {
-	local file=$1 n=$2 i t0 t1
-	shift 2
-	for ((i = 0; i < n; i++)); do
-		t0=$EPOCHREALTIME
-		"$@" || return 1
-		t1=$EPOCHREALTIME
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }' >>"$file"
-	done
-}
-# bench_floor_report FILE WHAT: "  context: WHAT, timed N times: mean M
-# ms, CoV C%: the machine's own spread".
+# invocation (tools/bench/floor.c, built beside this file). Each appends
+# N figures of milliseconds to FILE.
+# bench_floor_cpu FILE N: a fixed loop of loads, multiplies and stores on
+# 256 KiB held in the CPU's caches, no system call: the CPU's speed.
+bench_floor_cpu() { "$bench_dir/floor" cpu "$2" >>"$1"; }
+# bench_floor_mem FILE N: memset of 1 GiB touched beforehand: the memory's
+# write speed, which zeroing a huge page runs at, without page faults or
+# memory the host took back.
+bench_floor_mem() { "$bench_dir/floor" mem "$2" >>"$1"; }
+# bench_floor_thp FILE N: mean microseconds per fault of N storms of 256
+# huge page faults, each on memory backed right before and each on other
+# physical memory (kept mapped): how much the host's memory differs by
+# where a storm lands, with no harness involved.
+bench_floor_thp() { "$bench_dir/floor" thp "$2" >>"$1"; }
+# bench_floor_report FILE WHAT [UNIT]: "  context: WHAT, timed N times:
+# mean M UNIT (default ms), CoV C%: the machine's own spread".
 bench_floor_report() {
 	local n m sd cov mdc
 	read -r n m sd cov mdc < <(bench_stats "$1")
-	echo "  context: $2, timed $n times: mean $m ms, CoV $cov%: the machine's own spread"
+	echo "  context: $2, timed $n times: mean $m ${3:-ms}, CoV $cov%: the machine's own spread"
 }
 
 # bench_context_ratio WHAT MM_FILE OTHER_FILE UNIT: "  context: WHAT mean

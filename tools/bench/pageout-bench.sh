@@ -19,9 +19,9 @@
 # against it is context, since in a guest where each flush traps to the
 # hypervisor the mode, not the harness, may set the noise. Also context:
 # the CoV of pageout's loops_per_s_excl_runq (the rate with the time the
-# instances waited on a runqueue taken out) and of a fixed user-space loop
-# timed 10 times after the arms (the machine's own spread in that round,
-# tools/bench/lib.sh bench_floor_cpu). The round means side by side show
+# instances waited on a runqueue taken out) and of a fixed loop on cached
+# memory timed 10 times after the arms (the machine's own spread in that
+# round, tools/bench/floor.c). The round means side by side show
 # how far runs apart differ. BENCH_DATA_DIR puts both programs' files
 # elsewhere, on a RAM block device for example (zram, brd, formatted
 # ext4), to take the disk's read latency out of both.
@@ -86,7 +86,7 @@ for r in $(seq 1 "$rounds"); do
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: pageout loops_per_s_excl_runq mean $m loops/s, CoV $cov% (n=$n); runqueue wait $(bench_value "$out/mm.$r/results.csv" loop_runq_wait_pct | awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }')% of the loops"
 	bench_context_ratio "reference born on its CPU (mmbench's flush mode)" "$out/mmbench.$r.txt" "$out/born.$r.txt" loops/s
-	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed user-space loop (awk, no system call)"
+	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed loop on 256 KiB in the CPU's caches (tools/bench/floor cpu)"
 	bench_verdict "bench-pageout round $r" "$out/mmbench.$r.txt" "$out/after.$r.txt" 3 | sed 's/^/  /'
 	[ "${PIPESTATUS[0]}" = 2 ] && exit 2
 	bench_stats "$out/mmbench.$r.txt" | cut -d' ' -f4 >>"$out/mmbench_cov.txt"
