@@ -26,11 +26,16 @@ bench_floor_cpu "$t/fc" 1 && bench_floor_cpu "$t/fc" 2 && bench_floor_mem "$t/fm
 	[[ $(bench_floor_report "$t/fc" "a loop") == "  context: a loop, timed 3 times: mean "*" ms, CoV "*"%: the machine's own spread" ]] &&
 	pass "bench_floor_cpu/mem/thp: N positive millisecond figures per call; bench_floor_report states n, mean and CoV" ||
 	fail "bench floors" "$(cat "$t/fc" "$t/fm" "$t/ft")"
-"$TOP/tools/bench/floor" cpu 0 2>"$t/err"
-[ $? = 2 ] && grep -q '^usage: floor cpu|mem|thp N$' "$t/err" && "$TOP/tools/bench/floor" disk 1 2>/dev/null
+"$TOP/tools/bench/floor" disk 1 2>"$t/err"
+[ $? = 2 ] && grep -q '^usage: floor cpu|mem|thp N$' "$t/err" && "$TOP/tools/bench/floor" cpu 2>/dev/null
 [ $? = 2 ] && pass "floor: no count or an unknown kind, exit 2 with the usage" || fail "floor usage" "$(cat "$t/err")"
-"$TOP/tools/bench/floor" thp 1000000 >"$t/out" 2>"$t/err"
-[ $? = 1 ] && [ ! -s "$t/out" ] && grep -q '^floor: 1000000 storms need 512000000 MiB, over half of MemAvailable' "$t/err" &&
+for n in 0 10abc 100001 -3; do
+	"$TOP/tools/bench/floor" cpu "$n" >"$t/out" 2>"$t/err"
+	[ $? = 2 ] && [ ! -s "$t/out" ] && grep -q "^floor: N '$n': a whole number from 1 to 100000$" "$t/err" || bad_n="$bad_n $n"
+done
+[ -z "${bad_n:-}" ] && pass "floor: a count of 0, 10abc, 100001 or -3 refused, the input named (exit 2)" || fail "floor N" "$bad_n"
+"$TOP/tools/bench/floor" thp 100000 >"$t/out" 2>"$t/err"
+[ $? = 1 ] && [ ! -s "$t/out" ] && grep -q '^floor: 100000 storms need 51200000 MiB, over half of MemAvailable' "$t/err" &&
 	pass "floor thp: more storms than half of MemAvailable holds refused before any (exit 1, the need named)" ||
 	fail "floor thp refusal" "$(cat "$t/out" "$t/err")"
 # verdict: CoV 10% against 30% passes at max 20, not at max 5; ratio printed

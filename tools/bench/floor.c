@@ -169,17 +169,22 @@ static int thp_runs(int n)
 
 int main(int argc, char **argv)
 {
-	int n = argc == 3 ? atoi(argv[2]) : 0;
+	char *end = NULL;
+	long n = argc == 3 ? strtol(argv[2], &end, 10) : 0;
 	volatile uint32_t sink;
 	char *buf = NULL;
 
+	if (argc == 3 && (end == argv[2] || *end || n < 1 || n > 100000)) {
+		fprintf(stderr, "floor: N '%s': a whole number from 1 to 100000\n", argv[2]);
+		return 2;
+	}
 	if (n < 1 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "mem") != 0 &&
 		      strcmp(argv[1], "thp") != 0)) {
 		fprintf(stderr, "usage: floor cpu|mem|thp N\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "thp") == 0)
-		return thp_runs(n);
+		return thp_runs((int)n);
 	if (argv[1][0] == 'm') {
 		buf = mmap(NULL, MEM_BYTES, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
