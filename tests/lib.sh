@@ -19,6 +19,26 @@ MMBENCH_SAN=${MMBENCH_SAN:-$TOP/bench/mmbench-san}
 meta_get() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"; }
 # Column N (1-based) of results.csv rows whose metric (col 8) is M: values only
 metric_vals() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
+# metric_units RESULTS_CSV METRIC:UNIT:BETTER...: a PASS per metric whose
+# first row has that unit (col 10) and direction (col 11), a FAIL naming
+# what it has otherwise.
+metric_units() {
+	local res=$1 mu m u b got
+	shift
+	for mu in "$@"; do
+		IFS=: read -r m u b <<<"$mu"
+		got=$(awk -F, -v m="$m" 'NR > 1 && $8 == m { print $10 ":" $11; exit }' "$res")
+		[ "$got" = "$u:$b" ] && pass "metric $m in $u ($b)" ||
+			fail "metric $m" "unit '${got%%:*}' better '${got#*:}'"
+	done
+}
+# failed_only_for CASES_CSV WORKLOAD ERE: "yes" when WORKLOAD has failed
+# cases in the cases.csv and every one's row matches ERE (a reason outside
+# the workload's hands, such as the host's), nothing otherwise.
+failed_only_for() {
+	awk -F, -v w="$2" -v re="$3" 'NR > 1 && $5 == w && $7 != "pass" { n++; if ($0 ~ re) m++; else other = 1 }
+		END { if (n && !other && m == n) print "yes" }' "$1" 2>/dev/null
+}
 # wait_until MAX_S CMD...: poll CMD (every 0.1 s) until it succeeds. MAX_S
 # only guards against a hang: a check never depends on how long it took.
 wait_until() {

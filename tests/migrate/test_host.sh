@@ -63,8 +63,7 @@ compact_run() {
 	after=$(cat $knob)
 	echo "$orig" >$knob
 	# the failed cases' reasons, if every one is the layout's precondition
-	layout=$(awk -F, 'NR > 1 && $5 == "mlock_mix" && $7 != "pass" { n++; if ($0 ~ /compaction moved none of the regions. pages in [0-9]+ attempts/) m++; else other = 1 }
-		END { if (n && !other && m == n) print "yes" }' "$t/c/cases.csv" 2>/dev/null)
+	layout=$(failed_only_for "$t/c/cases.csv" mlock_mix "compaction moved none of the regions. pages in [0-9]+ attempts")
 }
 compact_run
 [ "$after" = 0 ] && pass "compact_unevictable_allowed restored after the run (was 0, run needs 1)" ||
