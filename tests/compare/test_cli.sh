@@ -126,6 +126,44 @@ rc=$?
 check "node sizes within 5% are the same layout (listed, not refused)" \
 	eval '[ $rc -eq 0 ] && grep -q "node_mem_mb" "$t/out"'
 
+# The one-screen view keeps the facts table short: the VM lab's timings of
+# each run are left out, and past 8 other facts the rest are counted; a
+# fact that changes the answer is always shown; --all lists every one.
+many=()
+for i in 1 2 3 4 5 6 7 8 9 10 11; do many+=("fact_$i=x$i"); done
+# timings SECONDS: the lab's timing facts of a run that took about that long
+timings() {
+	local k
+	for k in vm_qemu_start_epoch_s vm_boot_s vm_guest_uptime_at_init_s vm_start_s \
+		vm_first_row_s vm_exit_s vm_total_s; do echo "$k=$1.5"; done
+}
+mkrun "$t/m/b" mb "${many[@]}" $(timings 17)
+mkrun "$t/m/n" mn $(timings 19) numa_balancing=1
+addrows "$t/m/b" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+addrows "$t/m/n" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+"$MMCOMPARE" --force "$t/m/b" "$t/m/n" >"$t/out" 2>&1
+facts=$(sed -n '/^Meta facts that differ/,/^$/p' "$t/out")
+# 12 facts besides the timings differ (kernel_release, fact_1..11), and
+# numa_balancing changes the answer: it and 8 others shown, 4 + 7 counted
+check "one screen: a fact that changes the answer is shown among the facts" \
+	grep -Eq '^  numa_balancing .*changes the answer' <<<"$facts"
+check "one screen: 9 fact rows, then 'and 11 more (7 of them the VM lab's timings ...)'" \
+	eval '[ "$(grep -Ec "^  (fact_|kernel_release|numa_balancing)" <<<"$facts")" -eq 9 ] &&
+	grep -q "^  and 11 more (7 of them the VM lab.s timings of each run): --all lists them" <<<"$facts"'
+check "one screen: no VM lab timing row" eval '! grep -q "^  vm_" <<<"$facts"'
+"$MMCOMPARE" --force --all "$t/m/b" "$t/m/n" >"$t/out" 2>&1
+facts=$(sed -n '/^Meta facts that differ/,/^$/p' "$t/out")
+check "--all: every differing fact listed (13 + 7 timings), no count line" \
+	eval '[ "$(grep -Ec "^  (fact_|kernel_release|numa_balancing|vm_)" <<<"$facts")" -eq 20 ] &&
+	! grep -q "^  and " <<<"$facts"'
+mkrun "$t/m/t" mb $(timings 17) kernel_release=mn
+addrows "$t/m/t" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+mkrun "$t/m/u" mn
+addrows "$t/m/u" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+"$MMCOMPARE" "$t/m/t" "$t/m/u" >"$t/out" 2>&1
+check "one screen: only timings differ -> one line, no table" \
+	grep -q "^Meta facts that differ: 7, only the VM lab's timings of each run (--all lists them)$" "$t/out"
+
 # CSV: one row per line and side, every statistic; verdicts.
 "$MMCOMPARE" --csv "$t/base/run1" "$t/new/run1" >"$t/c.csv" 2>/dev/null
 check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict,role,timed,emulated,exact,p_adjusted,correction,judged,abs_change,claim,min_detectable$' "$t/c.csv"

@@ -32,7 +32,12 @@ lab() {
 	rc=$?
 	dir=$(sed -n 's/^results: //p' "$t/out" | tail -n 1)
 	[ "$rc" = 0 ] && [ -f "$dir/results.csv" ] && return 0
-	fail "$name: lab run" "rc=$rc: $(tail -n 5 "$t/err")"
+	# one line: the lab's reason, then what the guest's console said of it
+	con=$t/err
+	[ -f "$dir/vm-console.log" ] && con=$dir/vm-console.log
+	fail "$name: lab run" "rc=$rc: $(grep -m 1 'FAILED' "$t/err" || tail -n 1 "$t/err");$(
+		grep -E -m 4 'BUG|Oops|WARNING|RIP:|Call Trace|Kernel panic|soft lockup|rcu' \
+			"$con" | tr -s '\r\n ' '   ')"
 	finish
 }
 

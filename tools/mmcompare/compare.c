@@ -325,6 +325,25 @@ static bool fact_ignored(const char *key)
 }
 
 /*
+ * Facts that differ on every run by nature: the VM lab's timings of this
+ * run (when QEMU started, how long boot and each stage took). Listed, but
+ * left out of the one-screen view.
+ */
+static bool fact_per_run(const char *key)
+{
+	static const char *const keys[] = {
+		"vm_qemu_start_epoch_s", "vm_boot_s", "vm_guest_uptime_at_init_s",
+		"vm_start_s", "vm_first_row_s", "vm_exit_s", "vm_total_s", NULL,
+	};
+	int i;
+
+	for (i = 0; keys[i]; i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+/*
  * Facts that change what a benchmark measures: the CPUs and NUMA layout
  * the tasks run on, the THP policy (huge or base page faults, khugepaged
  * and compaction activity), automatic NUMA balancing (its hinting faults
@@ -474,7 +493,7 @@ static bool key_seen(const struct rs_set *s, int run, int k)
 
 static int meta_key(const struct rs_set *s, struct cmp_meta *m, const char *key)
 {
-	struct cmp_fact f = { .key = key }, *nf;
+	struct cmp_fact f = { .key = key, .per_run = fact_per_run(key) }, *nf;
 	int i;
 
 	if (fact_ignored(key) || !fact_differs(s, &f))

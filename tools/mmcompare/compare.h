@@ -94,6 +94,7 @@ struct cmp_fact {
 	const char *key;
 	char *val[RS_MAX_SIDES];	/* "a", "(absent)", or "a | b" if runs differ */
 	bool critical;			/* a difference that changes the answer */
+	bool per_run;			/* differs on every run by nature (a timing) */
 };
 
 struct cmp_meta {

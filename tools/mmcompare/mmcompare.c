@@ -901,7 +901,7 @@ static void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 
 	snprintf(t.ci_name, sizeof(t.ci_name), "CI%.0f", 100 * (1 - o->alpha));
 	text_intro(cmp, o, f);
-	vd_meta_text(cmp->set, m, f, o->force, vd_width());
+	vd_meta_text(cmp->set, m, f, o->force, o->all, vd_width());
 	bad = text_cases(cmp->set, f);
 	if (o->all) {
 		print_halves(text_range, &t, cmp->set->nwls, text_mid(cmp), f);

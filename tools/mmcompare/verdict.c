@@ -51,16 +51,52 @@ static void put_cut(FILE *f, const char *s, int w)
 		fprintf(f, "  %.*s...", w - 3, s);
 }
 
-void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, bool force,
-		  int width)
+/*
+ * The rows of the facts table a view shows: every row in --all; in the
+ * one-screen view every fact that changes the answer and the first
+ * VD_META_ROWS others, never the per-run timings.
+ */
+#define VD_META_ROWS 8
+
+static void meta_shown(const struct cmp_meta *m, bool all, bool *shown)
 {
-	int i, j, kw = 4, w[RS_MAX_SIDES], cap;
+	int i, others = 0;
+
+	for (i = 0; i < m->n; i++) {
+		const struct cmp_fact *x = &m->f[i];
+
+		shown[i] = all || x->critical ||
+			   (!x->per_run && others++ < VD_META_ROWS);
+	}
+}
+
+void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, bool force,
+		  bool all, int width)
+{
+	int i, j, kw = 4, w[RS_MAX_SIDES], cap, left = 0, timings = 0;
+	bool *shown;
 
 	if (!m->n)
 		return;
-	for (i = 0; i < m->n; i++)
-		if ((int)strlen(m->f[i].key) > kw)
+	shown = calloc(m->n, sizeof(*shown));
+	if (!shown) {
+		fprintf(f, "Meta facts that differ: %d (out of memory to list them)\n\n", m->n);
+		return;
+	}
+	meta_shown(m, all, shown);
+	for (i = 0; i < m->n; i++) {
+		if (!shown[i]) {
+			left++;
+			timings += m->f[i].per_run;
+		} else if ((int)strlen(m->f[i].key) > kw) {
 			kw = strlen(m->f[i].key);
+		}
+	}
+	if (left == m->n) {
+		fprintf(f, "Meta facts that differ: %d, only the VM lab's timings of each run "
+			"(--all lists them)\n\n", timings);
+		goto out;
+	}
 	/* the values share what the key and the note leave of the line */
 	cap = (width - 2 - kw - (m->ncritical ? 24 : 0)) / s->nsides - 2;
 	if (cap < 12)
@@ -68,18 +104,20 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 	for (j = 0; j < s->nsides; j++) {
 		w[j] = strlen(s->sides[j].name);
 		for (i = 0; i < m->n; i++)
-			if ((int)strlen(m->f[i].val[j]) > w[j])
+			if (shown[i] && (int)strlen(m->f[i].val[j]) > w[j])
 				w[j] = strlen(m->f[i].val[j]);
 		if (w[j] > cap)
 			w[j] = cap;
 	}
 	fprintf(f, "Meta facts that differ (\"a | b\": runs of one side differ; cut to fit, "
-		"whole in --csv):\n");
+		"whole in --markdown):\n");
 	fprintf(f, "  %-*s", kw, "fact");
 	for (j = 0; j < s->nsides; j++)
 		put_cut(f, s->sides[j].name, w[j]);
 	fputc('\n', f);
 	for (i = 0; i < m->n; i++) {
+		if (!shown[i])
+			continue;
 		fprintf(f, "  %-*s", kw, m->f[i].key);
 		for (j = 0; j < s->nsides; j++)
 			put_cut(f, m->f[i].val[j], w[j]);
@@ -87,7 +125,15 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 			fprintf(f, "  <- changes the answer%s", force ? " (--force)" : "");
 		fputc('\n', f);
 	}
+	if (left > timings)
+		fprintf(f, "  and %d more (%d of them the VM lab's timings of each run): "
+			"--all lists them\n", left, timings);
+	else if (left)
+		fprintf(f, "  and the VM lab's timings of each run (%d): --all lists them\n",
+			left);
 	fputc('\n', f);
+out:
+	free(shown);
 }
 
 /* ------------------------------------------------------------ numbers */

@@ -15,9 +15,13 @@
 
 /* Columns of the terminal on stdout; COLUMNS, else 100 when not a tty. */
 int vd_width(void);
-/* Meta facts that differ, each value cut to fit @width columns. */
+/*
+ * Meta facts that differ, each value cut to fit @width columns; unless
+ * @all, only those that change the answer and a few others (never the
+ * VM lab's per-run timings), with a line counting the rest.
+ */
 void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, bool force,
-		  int width);
+		  bool all, int width);
 /* The headline blocks of every workload. */
 void vd_text(const struct cmp *c, FILE *f);
 /* The verdict summary: evidence, other judged metrics, emulated, n<3. */
