@@ -161,6 +161,13 @@ addrows "$t/m/t" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
 mkrun "$t/m/u" mn
 addrows "$t/m/u" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
 "$MMCOMPARE" "$t/m/t" "$t/m/u" >"$t/out" 2>&1
+many=()
+for i in 1 2 3 4 5 6 7 8 9 10; do many+=("fact_$i=x$i"); done
+mkrun "$t/m/v" mb "${many[@]}" kernel_release=mn
+addrows "$t/m/v" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+"$MMCOMPARE" "$t/m/v" "$t/m/u" >"$t/out2" 2>&1
+check "one screen: 10 other facts, no timings: 8 shown, 'and 2 more'" \
+	eval '[ "$(grep -Ec "^  fact_" "$t/out2")" -eq 8 ] && grep -q "^  and 2 more: --all lists them$" "$t/out2"'
 check "one screen: only timings differ -> one line, no table" \
 	grep -q "^Meta facts that differ: 7, only the VM lab's timings of each run (--all lists them)$" "$t/out"
 

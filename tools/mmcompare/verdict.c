@@ -125,9 +125,11 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 			fprintf(f, "  <- changes the answer%s", force ? " (--force)" : "");
 		fputc('\n', f);
 	}
-	if (left > timings)
+	if (left > timings && timings)
 		fprintf(f, "  and %d more (%d of them the VM lab's timings of each run): "
 			"--all lists them\n", left, timings);
+	else if (left > timings)
+		fprintf(f, "  and %d more: --all lists them\n", left);
 	else if (left)
 		fprintf(f, "  and the VM lab's timings of each run (%d): --all lists them\n",
 			left);
