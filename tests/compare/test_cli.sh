@@ -168,6 +168,17 @@ addrows "$t/m/v" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
 "$MMCOMPARE" "$t/m/v" "$t/m/u" >"$t/out2" 2>&1
 check "one screen: 10 other facts, no timings: 8 shown, 'and 2 more'" \
 	eval '[ "$(grep -Ec "^  fact_" "$t/out2")" -eq 8 ] && grep -q "^  and 2 more: --all lists them$" "$t/out2"'
+# values cut to fit show where they part, not the same prefix twice
+long="suite /etc/mmbench/suite -o /results/run --probe lru_add_drain --meta vm=qemu --meta vm_accel=tcg"
+mkrun "$t/m/w" mb "command_line=$long --meta vm_kernel=bullseye --meta vm_entry=pvh --meta x=1"
+mkrun "$t/m/x" mn "command_line=$long --meta vm_kernel=bookworm --meta vm_entry=pvh --meta x=1"
+addrows "$t/m/w" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+addrows "$t/m/x" thpscale "size_mb=64;threads=1" fault_both ns lower 1 2 3
+COLUMNS=80 "$MMCOMPARE" "$t/m/w" "$t/m/x" >"$t/out2" 2>&1
+line=$(grep '^  command_line ' "$t/out2")
+check "one screen: long values that differ late are cut around the difference (got '$line')" \
+	eval 'grep -q "  \.\.\.[^ ]*kernel=bullseye" <<<"$line" && grep -q "  \.\.\.[^ ]*kernel=bookworm" <<<"$line" &&
+	[ "${#line}" -le 80 ]'
 check "one screen: only timings differ -> one line, no table" \
 	grep -q "^Meta facts that differ: 7, only the VM lab's timings of each run (--all lists them)$" "$t/out"
 

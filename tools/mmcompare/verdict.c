@@ -41,14 +41,37 @@ int vd_width(void)
 
 /* ------------------------------------------------------------ meta */
 
-static void put_cut(FILE *f, const char *s, int w)
+/*
+ * S in W columns. A value too long is cut; if the fact's values part at
+ * byte @at (fact_differs_at) beyond what a plain cut shows, it shows the
+ * part from a few bytes before @at: two long command lines that differ
+ * late do not print the same prefix.
+ */
+static void put_cut(FILE *f, const char *s, int w, size_t at)
 {
-	int n = (int)strlen(s);
+	size_t n = strlen(s), from = at > 10 ? at - 10 : 0;
 
-	if (n <= w)
+	if (n <= (size_t)w)
 		fprintf(f, "  %-*s", w, s);
-	else
+	else if (at < (size_t)w - 3 || from >= n)
 		fprintf(f, "  %.*s...", w - 3, s);
+	else if (n - from <= (size_t)w - 3)
+		fprintf(f, "  ...%-*s", w - 3, s + from);
+	else
+		fprintf(f, "  ...%.*s...", w - 6, s + from);
+}
+
+/* The first byte at which a fact's values are not all the same. */
+static size_t fact_differs_at(const struct cmp_fact *x, int nsides)
+{
+	size_t k;
+	int j;
+
+	for (k = 0; x->val[0][k]; k++)
+		for (j = 1; j < nsides; j++)
+			if (x->val[j][k] != x->val[0][k])
+				return k;
+	return k;
 }
 
 /*
@@ -74,6 +97,7 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 		  bool all, int width)
 {
 	int i, j, kw = 4, w[RS_MAX_SIDES], cap, left = 0, timings = 0;
+	size_t at;
 	bool *shown;
 
 	if (!m->n)
@@ -113,14 +137,15 @@ void vd_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f, boo
 		"whole in --markdown):\n");
 	fprintf(f, "  %-*s", kw, "fact");
 	for (j = 0; j < s->nsides; j++)
-		put_cut(f, s->sides[j].name, w[j]);
+		put_cut(f, s->sides[j].name, w[j], 0);
 	fputc('\n', f);
 	for (i = 0; i < m->n; i++) {
 		if (!shown[i])
 			continue;
+		at = fact_differs_at(&m->f[i], s->nsides);
 		fprintf(f, "  %-*s", kw, m->f[i].key);
 		for (j = 0; j < s->nsides; j++)
-			put_cut(f, m->f[i].val[j], w[j]);
+			put_cut(f, m->f[i].val[j], w[j], at);
 		if (m->f[i].critical)
 			fprintf(f, "  <- changes the answer%s", force ? " (--force)" : "");
 		fputc('\n', f);
