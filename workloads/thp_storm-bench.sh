@@ -64,12 +64,14 @@ for r in $(seq 1 "$rounds"); do
 		run_ref "$r" && run_mm "$r" || exit 2
 	fi
 	bench_floor_mem "$out/floor_mem.$r.txt" "$iters" || exit 2
-	bench_floor_thp "$out/floor_thp.$r.txt" "$iters" || exit 2
+	bench_floor_thp "$out/floor_thp.$r.txt" "$iters" 2>"$out/floor_thp.$r.err"
+	thp_rc=$?
 	echo "round $r ($([ $((r % 2)) = 1 ] && echo 'mmbench first' || echo 'reference first'); load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: thp_storm fault_both_mean_excl_runq mean $m us, CoV $cov% (n=$n); storms the host guard retried: $(bench_value "$out/mm.$r/results.csv" storm_guard_retries | awk '{ s += $1 } END { print s + 0 }')"
 	bench_floor_report "$out/floor_mem.$r.txt" "memset of 1 GiB already touched (tools/bench/floor mem)"
-	bench_floor_report "$out/floor_thp.$r.txt" "a storm of 256 huge page faults on memory backed right before, each on other memory (tools/bench/floor thp)" "us per fault"
+	bench_floor_context $thp_rc "$out/floor_thp.$r.txt" "$out/floor_thp.$r.err" \
+		"a storm of 256 huge page faults on memory backed right before, each on other memory (tools/bench/floor thp)" "us per fault"
 	bench_verdict "bench-thp round $r" "$out/mmbench.$r.txt" "$out/reference.$r.txt" "$target" | sed 's/^/  /'
 	[ "${PIPESTATUS[0]}" = 2 ] && exit 2
 	bench_stats "$out/mmbench.$r.txt" | cut -d' ' -f4 >>"$out/mmbench_cov.txt"

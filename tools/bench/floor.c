@@ -19,23 +19,36 @@
  *                 storm during which the host took memory back (the
  *                 kernel's reported_kib moved, where it counts it) is
  *                 said on stderr and run again, at most 5 times, as the
- *                 guard does.
+ *                 guard does; then floor gives up (exit 1, the reason).
  *                 Where the host backs the guest's memory unevenly, the
  *                 storms differ although no harness is involved.
+ *   floor io N DIR
+ *                 the disk's read speed, what a pageout loop mostly waits
+ *                 for: a 64 MiB file in DIR (made new, filled, fsync'd,
+ *                 removed at the end), N times 16 rounds of dropping its
+ *                 pages (POSIX_FADV_DONTNEED, checked with mincore once:
+ *                 a file system that keeps them, tmpfs, is refused) and
+ *                 reading it whole, 1 MiB per read(); about a second each
+ *                 here, as long as one pageout iteration.
  *
  * The mem and cpu runs stay on memory this process already touched; the
  * thp runs need N x 512 MiB (refused above half of MemAvailable).
  *
- * Prints one line per run: cpu and mem its wall time in milliseconds, thp
- * its mean fault time in microseconds (CLOCK_MONOTONIC, three decimals).
- * Exit 0, 1 when the memory cannot be had, 2 on usage.
+ * Prints one line per run: cpu, mem and io its wall time in milliseconds,
+ * thp its mean fault time in microseconds (CLOCK_MONOTONIC, three
+ * decimals). Exit 0, 1 when the memory or the file cannot be had, 2 on
+ * usage.
  */
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CPU_WORDS 65536		/* 256 KiB of uint32_t */
 #define CPU_PASSES 1500
@@ -43,6 +56,10 @@
 #define PMD (2ul << 20)
 #define THP_BYTES (512ul << 20)
 #define THP_BACK (640ul << 20)
+#define THP_RETRIES 5	/* disturbed attempts of one storm before giving up */
+#define IO_BYTES (64ul << 20)
+#define IO_CHUNK (1ul << 20)
+#define IO_ROUNDS 16
 
 static uint32_t cpu_buf[CPU_WORDS];
 
@@ -155,34 +172,123 @@ static int thp_runs(int n)
 			return 1;
 		}
 		rep1 = reported_kib();
-		if (rep0 >= 0 && rep1 > rep0 && retries < 5) {
+		if (rep0 >= 0 && rep1 > rep0) {
+			if (++retries > THP_RETRIES) {
+				fprintf(stderr, "floor: storm %d: the host took back memory (reported_kib) during each of %d attempts, the last %lld KiB: no undisturbed storm to time\n",
+					i, retries, rep1 - rep0);
+				return 1;
+			}
 			fprintf(stderr, "floor: storm %d: the host took back %lld KiB (reported_kib) during it (%.1f us per fault): run again\n",
 				i, rep1 - rep0, us);
-			retries++;
 			i--;
 			continue;
 		}
+		retries = 0;
 		printf("%.3f\n", us);
 	}
 	return 0;
 }
 
+/* Pages of FD's first LEN bytes in the page cache, -1 on error. */
+static long resident_pages(int fd, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE), n = 0;
+	size_t np = len / (size_t)pg;
+	unsigned char *vec = malloc(np);
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (!vec || p == MAP_FAILED || mincore(p, len, vec) < 0)
+		n = -1;
+	for (size_t i = 0; n >= 0 && i < np; i++)
+		n += vec[i] & 1;
+	if (p != MAP_FAILED)
+		munmap(p, len);
+	free(vec);
+	return n;
+}
+
+/* One io sample: IO_ROUNDS times drop the file's pages and read it whole. */
+static double io_run(int fd, char *buf)
+{
+	double t0 = now_ms();
+
+	for (int r = 0; r < IO_ROUNDS; r++) {
+		posix_fadvise(fd, 0, IO_BYTES, POSIX_FADV_DONTNEED);
+		for (off_t off = 0; off < (off_t)IO_BYTES; off += IO_CHUNK)
+			if (pread(fd, buf, IO_CHUNK, off) != (ssize_t)IO_CHUNK)
+				return -1;
+	}
+	return now_ms() - t0;
+}
+
+static int io_runs(int n, const char *dir)
+{
+	char path[4096], *buf = malloc(IO_CHUNK);
+	int fd, ret = 1;
+	long res;
+
+	snprintf(path, sizeof(path), "%s/floor-io.%d", dir, (int)getpid());
+	fd = buf ? open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	if (fd < 0) {
+		fprintf(stderr, "floor: io: cannot create %s: %s\n", path, strerror(errno));
+		free(buf);
+		return 1;
+	}
+	memset(buf, 0x5a, IO_CHUNK);
+	for (off_t off = 0; off < (off_t)IO_BYTES; off += IO_CHUNK)
+		if (pwrite(fd, buf, IO_CHUNK, off) != (ssize_t)IO_CHUNK) {
+			fprintf(stderr, "floor: io: writing %s: %s\n", path,
+				errno ? strerror(errno) : "short write");
+			goto out;
+		}
+	if (fsync(fd) < 0) {
+		fprintf(stderr, "floor: io: fsync of %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	posix_fadvise(fd, 0, IO_BYTES, POSIX_FADV_DONTNEED);
+	res = resident_pages(fd, IO_BYTES);
+	if (res < 0 || res > (long)(IO_BYTES / (size_t)sysconf(_SC_PAGESIZE) / 100)) {
+		fprintf(stderr, "floor: io: %s: %ld of its pages stay cached after POSIX_FADV_DONTNEED (a file system in memory?): no disk reads to time\n",
+			dir, res);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		double ms = io_run(fd, buf);
+
+		if (ms < 0) {
+			fprintf(stderr, "floor: io: reading %s: %s\n", path,
+				errno ? strerror(errno) : "short read");
+			goto out;
+		}
+		printf("%.3f\n", ms);
+	}
+	ret = 0;
+out:
+	close(fd);
+	unlink(path);
+	free(buf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
+	bool io = argc >= 2 && strcmp(argv[1], "io") == 0;
 	char *end = NULL;
-	long n = argc == 3 ? strtol(argv[2], &end, 10) : 0;
+	long n = argc == 3 + io ? strtol(argv[2], &end, 10) : 0;
 	volatile uint32_t sink;
 	char *buf = NULL;
 
-	if (argc == 3 && (end == argv[2] || *end || n < 1 || n > 100000)) {
+	if (argc == 3 + io && (end == argv[2] || *end || n < 1 || n > 100000)) {
 		fprintf(stderr, "floor: N '%s': a whole number from 1 to 100000\n", argv[2]);
 		return 2;
 	}
 	if (n < 1 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "mem") != 0 &&
-		      strcmp(argv[1], "thp") != 0)) {
-		fprintf(stderr, "usage: floor cpu|mem|thp N\n");
+		      strcmp(argv[1], "thp") != 0 && !io)) {
+		fprintf(stderr, "usage: floor cpu|mem|thp N | floor io N DIR\n");
 		return 2;
 	}
+	if (io)
+		return io_runs((int)n, argv[3]);
 	if (strcmp(argv[1], "thp") == 0)
 		return thp_runs((int)n);
 	if (argv[1][0] == 'm') {

@@ -58,12 +58,29 @@ bench_floor_mem() { "$bench_dir/floor" mem "$2" >>"$1"; }
 # physical memory (kept mapped): how much the host's memory differs by
 # where a storm lands, with no harness involved.
 bench_floor_thp() { "$bench_dir/floor" thp "$2" >>"$1"; }
+# bench_floor_io FILE N DIR: N seconds or so of reading a 64 MiB file in
+# DIR, its pages dropped before each read (16 reads per figure): the
+# disk's read speed, which a pageout loop mostly waits for. Refused (exit
+# 1, the reason on stderr) where the file system keeps the pages.
+bench_floor_io() { "$bench_dir/floor" io "$2" "$3" >>"$1"; }
 # bench_floor_report FILE WHAT [UNIT]: "  context: WHAT, timed N times:
 # mean M UNIT (default ms), CoV C%: the machine's own spread".
 bench_floor_report() {
 	local n m sd cov mdc
 	read -r n m sd cov mdc < <(bench_stats "$1")
 	echo "  context: $2, timed $n times: mean $m ${3:-ms}, CoV $cov%: the machine's own spread"
+}
+
+# bench_floor_context RC FILE ERR WHAT [UNIT]: bench_floor_report of FILE
+# when the floor run exited RC 0, else "  context: WHAT: not measured:
+# <the floor's last line on ERR>" (a floor the machine refused is said, and
+# the benchmark goes on).
+bench_floor_context() {
+	if [ "$1" = 0 ]; then
+		bench_floor_report "$2" "$4" "${5:-ms}"
+	else
+		echo "  context: $4: not measured: $(tail -n 1 "$3")"
+	fi
 }
 
 # bench_context_ratio WHAT MM_FILE OTHER_FILE UNIT: "  context: WHAT mean

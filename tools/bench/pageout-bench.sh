@@ -20,8 +20,10 @@
 # hypervisor the mode, not the harness, may set the noise. Also context:
 # the CoV of pageout's loops_per_s_excl_runq (the rate with the time the
 # instances waited on a runqueue taken out) and of a fixed loop on cached
-# memory timed 10 times after the arms (the machine's own spread in that
-# round, tools/bench/floor.c). The round means side by side show
+# memory timed 10 times after the arms, and of 10 samples of reading a
+# 64 MiB file from the same directory 16 times, its pages dropped before
+# each read (the machine's own spread in that round, CPU and disk,
+# tools/bench/floor.c). The round means side by side show
 # how far runs apart differ. BENCH_DATA_DIR puts both programs' files
 # elsewhere, on a RAM block device for example (zram, brd, formatted
 # ext4), to take the disk's read latency out of both.
@@ -82,11 +84,15 @@ for r in $(seq 1 "$rounds"); do
 		run_arm "$r" "$a" || exit 2
 	done
 	bench_floor_cpu "$out/floor_cpu.$r.txt" "$iters" || exit 2
+	bench_floor_io "$out/floor_io.$r.txt" "$iters" "$data" 2>"$out/floor_io.$r.err"
+	io_rc=$?
 	echo "round $r (order ${arms[*]}; load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: pageout loops_per_s_excl_runq mean $m loops/s, CoV $cov% (n=$n); runqueue wait $(bench_value "$out/mm.$r/results.csv" loop_runq_wait_pct | awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }')% of the loops"
 	bench_context_ratio "reference born on its CPU (mmbench's flush mode)" "$out/mmbench.$r.txt" "$out/born.$r.txt" loops/s
 	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed loop on 256 KiB in the CPU's caches (tools/bench/floor cpu)"
+	bench_floor_context $io_rc "$out/floor_io.$r.txt" "$out/floor_io.$r.err" \
+		"16 reads of a 64 MiB file in the data directory, its pages dropped before each (tools/bench/floor io)"
 	bench_verdict "bench-pageout round $r" "$out/mmbench.$r.txt" "$out/after.$r.txt" 3 | sed 's/^/  /'
 	[ "${PIPESTATUS[0]}" = 2 ] && exit 2
 	bench_stats "$out/mmbench.$r.txt" | cut -d' ' -f4 >>"$out/mmbench_cov.txt"
