@@ -1545,7 +1545,7 @@ static bool guard_disturbed(struct state *s, struct guard *g)
 			 steal_pct, STEAL_MAX_PCT);
 	else if (g->fill_us > 0 && g->fill_base > 0 &&
 		 g->fill_us > g->fill_base * (1.0 + FILL_MAX_PCT / 100.0))
-		snprintf(g->why, sizeof(g->why), "filling its huge pages took %.1f us per THP, %.0f%% over the %.1f us of the case's earlier storms (limit %.0f%%): the host's memory was slower",
+		snprintf(g->why, sizeof(g->why), "filling its huge pages took %.1f us per THP, %.1f%% over the %.1f us of the case's earlier storms (limit %.0f%%): the host's memory was slower",
 			 g->fill_us, 100.0 * (g->fill_us / g->fill_base - 1.0), g->fill_base,
 			 FILL_MAX_PCT);
 	return g->why[0] != '\0';

@@ -195,7 +195,7 @@ main_checks() {
 			}' "$res" >"$t/why" && pass "guard: fill witness and baseline in every storm with huge faults, none emitted over 15% above it" ||
 			fail "guard fill" "$(head -3 "$t/why")"
 		# A storm retried for its fill was over the limit, as the log says.
-		sed -n 's/.*storm disturbed: filling its huge pages took [0-9.]* us per THP, \([0-9]*\)% over .*/\1/p' "$run/run.log" |
+		sed -n 's/.*storm disturbed: filling its huge pages took [0-9.]* us per THP, \([0-9.]*\)% over .*/\1/p' "$run/run.log" |
 			awk '$1 <= 15 { print "retried at " $1 "%"; bad = 1 } END { exit bad }' >"$t/why" &&
 			pass "guard: storms retried for their fill were over the limit ($(grep -c 'storm disturbed: filling' "$run/run.log"))" ||
 			fail "guard fill retries" "$(cat "$t/why")"
