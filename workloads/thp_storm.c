@@ -171,7 +171,7 @@ static const struct mm_param params[] = {
 	{ MM_PBOOL(P, madvise), .def = "1",
 	  .help = "MADV_HUGEPAGE on the anonymous and storm memory" },
 	{ MM_PBOOL(P, fill), .def = "1",
-	  .help = "write the rest of each faulted region, outside the timed touch" },
+	  .help = "write the rest of each faulted region, outside the timed touch (the host guard times it: its witness of the host's memory speed)" },
 	{ MM_PSTRING(P, mthp), .def = "", .nolist = true,
 	  .help = "multi-size THP sizes to enable for the run, e.g. 64kB,512kB" },
 	{ MM_PBOOL(P, raw), .def = "0",
