@@ -52,6 +52,7 @@
 #define GUARD_RETRIES_S "5"
 #define STEAL_MAX_PCT 5.0
 #define FILL_MAX_PCT 15.0
+#define FILL_MIN 32	/* THP fills a storm needs for its witness to count */
 #define GUARD_RESERVE (128u << 20)
 
 /* Counters named in the results, and context counters (storm_vm_*). */
@@ -889,7 +890,9 @@ static long long host_reported_kib(void)
  *     no kernel path is in it, only the memory's write speed as the host
  *     gives it at that moment. The storm is disturbed when its mean fill
  *     is over FILL_MAX_PCT above the median of the case's emitted storms
- *     (warm-up included; the first storm of a case has no baseline).
+ *     (warm-up included; the first storm of a case has no baseline). A
+ *     storm with fewer than FILL_MIN THPs has no witness: a mean of a few
+ *     fills is too uneven to judge by.
  *     Seen here, 40 storms of 256 faults: mean fault and mean fill
  *     correlate (r 0.85); fills are steady within a few % and rise with
  *     the faults when the host slows (159.8 against 130-135 us per fault,
@@ -1513,7 +1516,7 @@ static int guard_gather(struct state *s, struct guard *g)
 			g->bal_moved = true;
 	}
 	qsort(g->pfn, g->npfn, sizeof(*g->pfn), cmp_u64);
-	g->fill_us = nfill ? g->fill_us / (double)nfill : 0;
+	g->fill_us = nfill >= FILL_MIN ? g->fill_us / (double)nfill : 0;
 	g->fill_base = fill_base(s);
 	return 0;
 }
