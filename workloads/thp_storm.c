@@ -37,6 +37,9 @@
 #include <linux/magic.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "mmbench.h"
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
@@ -1024,13 +1027,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The fill witness's baseline: the median of the case's emitted storms, 0 if none. */
 static double fill_base(const struct state *s)
 {
@@ -1040,8 +1036,8 @@ static double fill_base(const struct state *s)
 	if (!s->nfills || !(v = malloc(s->nfills * sizeof(*v))))
 		return 0;
 	memcpy(v, s->fills, s->nfills * sizeof(*v));
-	qsort(v, s->nfills, sizeof(*v), cmp_double);
-	m = s->nfills % 2 ? v[s->nfills / 2] : (v[s->nfills / 2 - 1] + v[s->nfills / 2]) / 2;
+	gsl_sort(v, 1, s->nfills);
+	m = gsl_stats_median_from_sorted_data(v, 1, s->nfills);
 	free(v);
 	return m;
 }
