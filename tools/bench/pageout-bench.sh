@@ -24,7 +24,12 @@
 # 64 MiB file from the same directory 16 times, its pages dropped before
 # each read (the machine's own spread in that round, CPU and disk,
 # tools/bench/floor.c). The round means side by side show
-# how far runs apart differ. BENCH_DATA_DIR puts both programs' files
+# how far runs apart differ. Also context, with more than one instance:
+# mmbench with one instance alone on the same files, right after the arms,
+# and how far the instances' total rate is from that many times its rate
+# (where the host serves the virtual CPUs' traps one at a time, two
+# instances together are slower than one alone, and their spread is the
+# host's). BENCH_DATA_DIR puts both programs' files
 # elsewhere, on a RAM block device for example (zram, brd, formatted
 # ext4), to take the disk's read latency out of both.
 # Target: mmbench's pooled CoV (the root mean square of its rounds' CoVs,
@@ -48,16 +53,19 @@ mkdir -p "$out" "$data" || exit 2
 : >"$out/mmbench_cov.txt"
 : >"$out/reference_cov.txt"
 
+# run_mm ROUND [NAME INSTANCES RUN]: mmbench's iterations into
+# NAME.ROUND.txt, its run in RUN.ROUND (default: mmbench, the arm's
+# instances, mm).
 run_mm() {
-	local r=$1
-	if ! "$mmbench" run pageout -p instances="$inst" -p size_mb="$size" \
-		-p duration_s="$dur" -p dir="$data" -i "$iters" -w 1 -o "$out/mm.$r" \
-		>/dev/null 2>"$out/mm.$r.err"; then
-		echo "bench-pageout: mmbench failed in round $r: $(tail -2 "$out/mm.$r.err")" >&2
+	local r=$1 name=${2:-mmbench} n=${3:-$inst} run=$out/${4:-mm}.$1
+	if ! "$mmbench" run pageout -p instances="$n" -p size_mb="$size" \
+		-p duration_s="$dur" -p dir="$data" -i "$iters" -w 1 -o "$run" \
+		>/dev/null 2>"$run.err"; then
+		echo "bench-pageout: mmbench ($n instances) failed in round $r: $(tail -2 "$run.err")" >&2
 		return 1
 	fi
-	bench_value "$out/mm.$r/results.csv" loops_per_s >"$out/mmbench.$r.txt"
-	bench_value "$out/mm.$r/results.csv" loops_per_s_excl_runq >"$out/mmbench_excl_runq.$r.txt"
+	bench_value "$run/results.csv" loops_per_s >"$out/$name.$r.txt"
+	bench_value "$run/results.csv" loops_per_s_excl_runq >"$out/${name}_excl_runq.$r.txt"
 }
 
 # run_ref ROUND PLACEMENT: the reference's windows into PLACEMENT.ROUND.txt
@@ -83,12 +91,22 @@ for r in $(seq 1 "$rounds"); do
 	for a in "${arms[@]}"; do
 		run_arm "$r" "$a" || exit 2
 	done
+	if [ "$inst" -gt 1 ]; then
+		run_mm "$r" mmbench_one 1 mm_one || exit 2
+	fi
 	bench_floor_cpu "$out/floor_cpu.$r.txt" "$iters" || exit 2
 	bench_floor_io "$out/floor_io.$r.txt" "$iters" "$data" 2>"$out/floor_io.$r.err"
 	io_rc=$?
 	echo "round $r (order ${arms[*]}; load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: pageout loops_per_s_excl_runq mean $m loops/s, CoV $cov% (n=$n); runqueue wait $(bench_value "$out/mm.$r/results.csv" loop_runq_wait_pct | awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }')% of the loops"
+	if [ "$inst" -gt 1 ]; then
+		read -r n m sd cov mdc < <(bench_stats "$out/mmbench_one.$r.txt")
+		read -r _ mm_m _ _ _ < <(bench_stats "$out/mmbench.$r.txt")
+		awk -v n="$n" -v m="$m" -v cov="$cov" -v mm="$mm_m" -v k="$inst" 'BEGIN {
+			printf "  context: mmbench pageout with one instance alone mean %s loops/s, CoV %s%% (n=%d); the %d instances together ran %.2f times its rate (%d if they did not slow each other)\n",
+			       m, cov, n, k, (m > 0 ? mm / m : 0), k }'
+	fi
 	bench_context_ratio "reference born on its CPU (mmbench's flush mode)" "$out/mmbench.$r.txt" "$out/born.$r.txt" loops/s
 	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed loop on 256 KiB in the CPU's caches (tools/bench/floor cpu)"
 	bench_floor_context $io_rc "$out/floor_io.$r.txt" "$out/floor_io.$r.err" \
