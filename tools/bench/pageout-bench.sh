@@ -100,13 +100,9 @@ for r in $(seq 1 "$rounds"); do
 	echo "round $r (order ${arms[*]}; load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: pageout loops_per_s_excl_runq mean $m loops/s, CoV $cov% (n=$n); runqueue wait $(bench_value "$out/mm.$r/results.csv" loop_runq_wait_pct | awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }')% of the loops"
-	if [ "$inst" -gt 1 ]; then
-		read -r n m sd cov mdc < <(bench_stats "$out/mmbench_one.$r.txt")
-		read -r _ mm_m _ _ _ < <(bench_stats "$out/mmbench.$r.txt")
-		awk -v n="$n" -v m="$m" -v cov="$cov" -v mm="$mm_m" -v k="$inst" 'BEGIN {
-			printf "  context: mmbench pageout with one instance alone mean %s loops/s, CoV %s%% (n=%d); the %d instances together ran %.2f times its rate (%d if they did not slow each other)\n",
-			       m, cov, n, k, (m > 0 ? mm / m : 0), k }'
-	fi
+	[ "$inst" -gt 1 ] &&
+		bench_context_ratio "mmbench pageout with one instance alone (mean ratio: the $inst instances' rate over its, $inst if they did not slow each other)" \
+			"$out/mmbench.$r.txt" "$out/mmbench_one.$r.txt" loops/s
 	bench_context_ratio "reference born on its CPU (mmbench's flush mode)" "$out/mmbench.$r.txt" "$out/born.$r.txt" loops/s
 	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed loop on 256 KiB in the CPU's caches (tools/bench/floor cpu)"
 	bench_floor_context $io_rc "$out/floor_io.$r.txt" "$out/floor_io.$r.err" \
