@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rstat.h>
 
 #include "core.h"
 #include "driver.h"
@@ -33,9 +34,13 @@ struct row_acc {
 	char key[2400];		/* workload \t case \t metric */
 	char unit[32];
 	char better[8];
-	int n;
-	double sum, sumsq;
-	double min, max;
+	/*
+	 * GSL's running statistics: mean and variance updated per value
+	 * (Welford's method), so values of 1e9 with a spread of 0.1 keep
+	 * their spread; a sum of squares minus N times the squared mean
+	 * cancelled it to rounding noise.
+	 */
+	gsl_rstat_workspace *rs;
 };
 
 /*
@@ -98,6 +103,9 @@ static struct row_acc *find_acc(struct reader *r, const char *key)
 		r->cap = cap;
 	}
 	memset(&r->acc[r->nacc], 0, sizeof(r->acc[0]));
+	r->acc[r->nacc].rs = gsl_rstat_alloc();
+	if (!r->acc[r->nacc].rs)
+		return NULL;
 	snprintf(r->acc[r->nacc].key, sizeof(r->acc[0].key), "%s", key);
 	return &r->acc[r->nacc++];
 }
@@ -136,13 +144,7 @@ static void results_row(struct mm_csv_in *in, void *arg)
 		return;
 	snprintf(a->unit, sizeof(a->unit), "%s", F(unit));
 	snprintf(a->better, sizeof(a->better), "%s", better);
-	if (a->n == 0 || v < a->min)
-		a->min = v;
-	if (a->n == 0 || v > a->max)
-		a->max = v;
-	a->n++;
-	a->sum += v;
-	a->sumsq += v * v;
+	gsl_rstat_add(v, a->rs);
 }
 
 /*
@@ -168,22 +170,52 @@ static void fmt_mdc(char *buf, size_t len, int n, double mean, double var, bool 
 	snprintf(buf, len, "%.2f%%", 100.0 * t * sqrt(var) * sqrt(2.0 / n) / fabs(mean));
 }
 
-static void print_acc(const struct row_acc *a)
+/*
+ * A percentage for the CoV column: "overflow" when the values, finite in
+ * the file, overflow the computation (a mean or variance past DBL_MAX, a
+ * spread over a mean near 0); "-" for a spread around a mean of 0; a
+ * spread too small for 0.01% in exponent form, so that it does not read
+ * as none.
+ */
+static void fmt_cov(char *buf, size_t len, double mean, double var)
 {
-	char key[2400], mdc[32], *wl, *cs, *metric;
-	double mean = a->sum / a->n, var = 0;
+	double cov = mean != 0 && var > 0 ? 100.0 * sqrt(var) / fabs(mean) : 0.0;
+
+	if (!isfinite(mean) || !isfinite(var) || !isfinite(cov))
+		snprintf(buf, len, "overflow");
+	else if (mean == 0 && var > 0)
+		snprintf(buf, len, "-");
+	else if (cov > 0 && cov < 0.005)
+		snprintf(buf, len, "%.1e%%", cov);
+	else
+		snprintf(buf, len, "%.2f%%", cov);
+}
+
+/* One line of the table; true when a figure of it overflowed. */
+static bool print_acc(const struct row_acc *a)
+{
+	char key[2400], mdc[32], cov[32], mean_s[32], *wl, *cs, *metric;
+	int n = (int)gsl_rstat_n(a->rs);
+	double mean = gsl_rstat_mean(a->rs), var = n > 1 ? gsl_rstat_variance(a->rs) : 0;
 
 	snprintf(key, sizeof(key), "%s", a->key);
 	wl = strtok(key, "\t");
 	cs = strtok(NULL, "\t");
 	metric = strtok(NULL, "\t");
-	if (a->n > 1)
-		var = fmax(0, (a->sumsq - a->n * mean * mean) / (a->n - 1));
-	fmt_mdc(mdc, sizeof(mdc), a->n, mean, var, a->min == a->max);
-	printf("%-10s %-28s %14.4g %-9s %6.2f%% %8s %3d  %s\n", wl ? wl : "",
-	       metric ? metric : "", mean, a->unit,
-	       mean != 0 && var > 0 ? 100.0 * sqrt(var) / fabs(mean) : 0.0,
-	       mdc, a->n, cs ? cs : "");
+	fmt_cov(cov, sizeof(cov), mean, var);
+	/* the MDC is at most a few times the CoV: no figure when that overflowed */
+	if (!strcmp(cov, "overflow") || (mean != 0 && 100.0 * sqrt(var) / fabs(mean) > 1e300))
+		snprintf(mdc, sizeof(mdc), "overflow");
+	else
+		fmt_mdc(mdc, sizeof(mdc), n, mean, var,
+			gsl_rstat_min(a->rs) == gsl_rstat_max(a->rs));
+	if (isfinite(mean))
+		snprintf(mean_s, sizeof(mean_s), "%.4g", mean);
+	else
+		snprintf(mean_s, sizeof(mean_s), "overflow");
+	printf("%-10s %-28s %14s %-9s %7s %8s %3d  %s\n", wl ? wl : "", metric ? metric : "",
+	       mean_s, a->unit, cov, mdc, n, cs ? cs : "");
+	return !strcmp(mdc, "overflow");
 }
 
 /* cases.csv: one row per case that ended */
@@ -283,6 +315,8 @@ static void reader_free(struct reader *r)
 	free_strs(r->ended, r->nended);
 	free_strs(r->started, r->nstarted);
 	free_strs(r->notpass, r->nnotpass);
+	for (int i = 0; i < r->nacc; i++)
+		gsl_rstat_free(r->acc[i].rs);
 	free(r->acc);
 	mm_csv_free(&r->in);
 	free(r);
@@ -348,8 +382,12 @@ int mm_summary(const char *dir)
 	if (res == 0) {
 		printf("%-10s %-28s %14s %-9s %7s %8s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
 		       "UNIT", "CoV", "MDC", "N", "CASE");
+		bool over = false;
+
 		for (int i = 0; i < r->nacc; i++)
-			print_acc(&r->acc[i]);
+			over |= print_acc(&r->acc[i]);
+		if (over)
+			printf("overflow: the values are finite but their mean or spread is beyond what a double holds\n");
 		if (r->bad)
 			printf("(%d rows with a value that is not finite ignored)\n", r->bad);
 		printf("MDC: the smallest change a comparison with another run like this one (same N, same spread) could call significant (95%%); a \"no change\" below it means too noisy to tell\n");
