@@ -173,13 +173,15 @@ struct plan {
 	char where[300];	/* "suite:LINE" for messages */
 };
 
-static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
+/* where: "FILE:LINE: " for an option on a suite line, else "" */
+static int parse_count(const char *where, const char *opt, const char *s, int lo, int hi,
+		       int *out)
 {
 	long long v;
 
 	if (mm_parse_decimal(s, &v) < 0 || v < lo || v > hi) {
-		fprintf(stderr, "mmbench: %s: '%s' is not a number in [%d, %d]\n",
-			opt, s, lo, hi);
+		fprintf(stderr, "mmbench: %s%s: '%s' is not a number in [%d, %d]\n",
+			where, opt, s, lo, hi);
 		return -1;
 	}
 	*out = (int)v;
@@ -281,7 +283,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 	while ((c = getopt_long(argc, argv, "+i:w:o:p:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (parse_count("--iterations", optarg, 1, 100000, &v) < 0)
+			if (parse_count(pn ? pn->where : "", "--iterations", optarg, 1, 100000, &v) < 0)
 				return -1;
 			if (global) {
 				ro->o.iterations = v;
@@ -291,7 +293,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 				pn->iterations = v;
 			break;
 		case 'w':
-			if (parse_count("--warmups", optarg, 0, 100000, &v) < 0)
+			if (parse_count(pn ? pn->where : "", "--warmups", optarg, 0, 100000, &v) < 0)
 				return -1;
 			if (global) {
 				ro->o.warmups = v;
@@ -361,7 +363,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 					return -1;
 				break;
 			case OPT_TIMEOUT:
-				if (parse_count("--timeout", optarg, 1, 86400 * 7, &v) < 0)
+				if (parse_count("", "--timeout", optarg, 1, 86400 * 7, &v) < 0)
 					return -1;
 				ro->o.timeout = (unsigned int)v;
 				break;

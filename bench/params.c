@@ -336,6 +336,12 @@ int mm_plist_set(struct mm_plist *pl, const char *kv, char *err, size_t errlen)
 			 pl->wl->name, name, pl->wl->name);
 		return -1;
 	}
+	/* "" is a parameter left unset: that is said by leaving it out */
+	if (eq[1] == '\0') {
+		snprintf(err, errlen, "%s: parameter '%s': empty value "
+			 "(leave the parameter out for its default)", pl->wl->name, name);
+		return -1;
+	}
 	free(pl->given[idx]);
 	pl->given[idx] = strdup(eq + 1);
 	return pl->given[idx] ? 0 : -1;

@@ -55,6 +55,30 @@ printf '%s\r\n# comment\r\n%s -p size_mb=3\r\n' "$ok" "$ok" >"$s/crlf"
 "$mm" suite "$s/crlf" --dry-run >"$t/out" 2>"$t/err"
 [ $? = 0 ] && [ "$(ncases)" = 2 ] && pass "suite: CRLF line ends are read" || fail "suite: CRLF" "$(cat "$t/err")"
 expect "suite: a directory is an error" 2 "suite '$s'" "$mm" suite "$s" --dry-run
+# a bad option value on a suite line names FILE:LINE, like a bad parameter
+printf '# one\n\n%s -i x\n' "$ok" >"$s/badi"
+expect "suite: a bad -i value on line 3 names FILE:LINE" 2 "^mmbench: $s/badi:3: --iterations: 'x' is not a number" \
+	"$mm" suite "$s/badi" --dry-run
+printf '%s\n%s -w -1\n' "$ok" "$ok" >"$s/badw"
+expect "suite: a bad -w value on line 2 names FILE:LINE" 2 "^mmbench: $s/badw:2: --warmups: '-1' is not a number" \
+	"$mm" suite "$s/badw" --dry-run
+
+# ---- an empty parameter value: a usage error before any run directory
+for how in run suite; do
+	rm -rf "$t/emptyrun"
+	if [ $how = run ]; then
+		"$mm" run pageout -p instances=1 -p size_mb= -i 1 -w 0 -o "$t/emptyrun" >"$t/out" 2>"$t/err"
+	else
+		printf '%s\npageout -p size_mb=\n' "$ok" >"$s/empty"
+		"$mm" suite "$s/empty" -i 1 -w 0 -o "$t/emptyrun" >"$t/out" 2>"$t/err"
+	fi
+	rc=$?
+	want="pageout: parameter 'size_mb': empty value"
+	[ $how = suite ] && want="$s/empty:2: $want"
+	[ $rc = 2 ] && grep -q "^mmbench: $want" "$t/err" && [ ! -e "$t/emptyrun" ] &&
+		pass "$how: -p size_mb= is a usage error (exit 2), named, no run directory made" ||
+		fail "$how: -p size_mb=" "rc=$rc, $(ls -d "$t/emptyrun" 2>/dev/null) stderr: $(head -c 300 "$t/err")"
+done
 
 # ---- numbers: decimal only
 "$mm" run pageout -p size_mb=010 -p instances=1 --dry-run >"$t/out" 2>"$t/err"
