@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -23,32 +24,62 @@ static struct {
 	int fd;
 } runlog = { .fd = -1 };
 
+/*
+ * The first errno of a failed mirror write, in memory shared with the
+ * case children (they write rows too): the driver reads it at the end.
+ */
+static int *mirror_errno;
+
 int mm_mirror_open(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_NOFOLLOW |
 		      O_CLOEXEC, 0644);
+	void *shared;
 
 	if (fd < 0)
 		return -errno;
+	shared = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	if (shared == MAP_FAILED) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -err;
+	}
+	mirror_errno = shared;
 	mm_run.mirror_fd = fd;
 	return 0;
 }
 
+int mm_mirror_error(void)
+{
+	return mirror_errno ? __atomic_load_n(mirror_errno, __ATOMIC_RELAXED) : 0;
+}
+
+/*
+ * A line the mirror did not take is a line the lab's host never sees: the
+ * first failure is kept (mm_mirror_error()) and fails the run at its end;
+ * the local file has the row either way.
+ */
 void mm_mirror_line(const char *name, const char *line)
 {
 	char buf[8400];
 	size_t l = strlen(line);
-	int n;
+	ssize_t w;
+	int n, zero = 0;
 
 	if (mm_run.mirror_fd < 0)
 		return;
 	while (l && line[l - 1] == '\n')
 		l--;
 	n = snprintf(buf, sizeof(buf), "@@MM %s %.*s\n", name, (int)l, line);
-	if (n > 0 && (size_t)n < sizeof(buf) &&
-	    write(mm_run.mirror_fd, buf, (size_t)n) < 0) {
-		/* The mirror is best effort; the local file has the row. */
-	}
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return;
+	w = write(mm_run.mirror_fd, buf, (size_t)n);
+	if (w != n)
+		__atomic_compare_exchange_n(mirror_errno, &zero, w < 0 ? errno : EIO, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /* This process's run.log descriptor: children reopen rather than share. */

@@ -29,9 +29,12 @@ extern char mm_last_error[512];
 
 /*
  * The mirror (--mirror; a serial port in the VM lab): each line of a run
- * file also goes there as "@@MM <file> <line>". Best effort.
+ * file also goes there as "@@MM <file> <line>". mm_mirror_error(): the
+ * errno of the first line it did not take (in any process of the run), 0
+ * when none.
  */
 int mm_mirror_open(const char *path);
 void mm_mirror_line(const char *name, const char *line);
+int mm_mirror_error(void);
 
 #endif /* MMBENCH_LOG_H */

@@ -616,12 +616,17 @@ static int execute(struct plan *plans, int nplans, struct run_opts *ro)
 	}
 	mm_logf("mmbench: %d case(s): %d passed, %d failed, %d skipped; results in %s",
 		done, passed, failed, skipped, mm_run.dir);
+	if (mm_mirror_error()) {
+		/* the rows are on disk; the mirror's reader has not got them all */
+		mm_logf("mmbench: --mirror: a line could not be written: %s; the mirror "
+			"lacks lines of this run", strerror(mm_mirror_error()));
+	}
 	if (mm_driver_interrupted()) {
 		mm_logf("mmbench: interrupted by signal %d; settings restored",
 			mm_driver_interrupted());
 		return 128 + mm_driver_interrupted();
 	}
-	if (failed)
+	if (failed || mm_mirror_error())
 		return MM_FAIL;
 	return passed == 0 && skipped > 0 ? MM_SKIP : MM_PASS;
 }
@@ -898,6 +903,26 @@ out:
 	return ret;
 }
 
+/*
+ * Standard output flushed and closed at the end of a command that prints
+ * its result there: a write that failed (a full disk, /dev/full) is the
+ * command's failure, said with NAME (the file of -o, or standard output).
+ */
+static int close_stdout(const char *cmd, const char *name, int ret)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (fclose(stdout) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return ret;
+	fprintf(stderr, "mmbench %s: writing %s: %s\n", cmd, name, strerror(err));
+	return ret == MM_PASS ? MM_FAIL : ret;
+}
+
 static int cmd_sysinfo(int argc, char **argv)
 {
 	const char *out = NULL, *xml = NULL;
@@ -920,7 +945,8 @@ static int cmd_sysinfo(int argc, char **argv)
 		fprintf(stderr, "mmbench sysinfo: -x '%s': hwloc could not write it\n", xml);
 		return MM_FAIL;
 	}
-	return mm_sysinfo_write("-", argc, argv, NULL, 0) < 0 ? MM_FAIL : MM_PASS;
+	return close_stdout("sysinfo", out ? out : "standard output",
+			    mm_sysinfo_write("-", argc, argv, NULL, 0) < 0 ? MM_FAIL : MM_PASS);
 }
 
 static int cmd_restore(int argc, char **argv)
@@ -969,7 +995,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "restore") == 0)
 		return cmd_restore(argc - 1, argv + 1);
 	if (strcmp(cmd, "summary") == 0 && argc == 3)
-		return mm_summary(argv[2]);
+		return close_stdout("summary", "standard output", mm_summary(argv[2]));
 	if (strcmp(cmd, "check-label") == 0 && argc == 3)
 		return cmd_check_label(argv[2]);
 	if (strcmp(cmd, "field") == 0)

@@ -32,6 +32,7 @@ for k in kernel_release kernel_version kernel_cmdline host cpu_model cpus numa_n
 	grep -q "^$k," "$t/sys.csv" || { fail "sysinfo: key $k" "missing"; ok=0; }
 done
 [ $rc -eq 0 ] && [ $ok = 1 ] && pass "sysinfo: every comparison fact present"
+[ $rc -eq 0 ] || fail "sysinfo -o -x" "rc=$rc"
 [ "$(meta_get "$t/sys.csv" kernel_release)" = "$(uname -r)" ] &&
 	pass "sysinfo: kernel release is the running one" || fail "sysinfo: release" ""
 [ "$(meta_get "$t/sys.csv" cpus)" = "$(nproc)" ] && pass "sysinfo: cpu count matches nproc" ||
@@ -39,6 +40,34 @@ done
 mthp_dirs=$(ls /sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled 2>/dev/null | wc -l)
 [ "$(grep -c '^mthp_[0-9]*kB_enabled,' "$t/sys.csv")" = "$mthp_dirs" ] &&
 	pass "sysinfo: every mTHP size recorded ($mthp_dirs)" || fail "sysinfo: mthp" ""
+
+# A write error (a full disk: /dev/full) on standard output or on the file
+# of -o fails the command (exit 1) with a message naming where it wrote;
+# --mirror the same at the end of the run, its rows on disk all the same.
+[ -c /dev/full ] || fail "/dev/full" "absent: the write error checks cannot run"
+full() {	# NAME WHERE CMD...: CMD (its stdout on /dev/full) exits 1, stderr says "writing WHERE: No space left"
+	local name=$1 where=$2 rc
+	shift 2
+	"$@" >/dev/full 2>"$t/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "^mmbench $name: writing $where: No space left on device$" "$t/err" &&
+		pass "$name: a write error on $where: exit 1, named" ||
+		fail "$name: write error on $where" "rc=$rc $(head -c 300 "$t/err")"
+}
+full sysinfo "standard output" "$mm" sysinfo
+full sysinfo /dev/full "$mm" sysinfo -o /dev/full
+mkdir -p "$t/sum"
+{ "$mm" field --header results.csv; "$mm" field --csv 1 r l k pageout a=1 0 m 5 ops higher; } >"$t/sum/results.csv"
+full summary "standard output" "$mm" summary "$t/sum"
+"$mm" summary "$t/sum" >/dev/null && pass "summary: exit 0 on a writable output" ||
+	fail "summary on /dev/null" "exit $?"
+"$mm" run pageout -p instances=1 -p size_mb=2 -p duration_s=0.05 -i 1 -w 0 --mirror /dev/full \
+	-o "$t/mirror" >/dev/null 2>"$t/err"
+rc=$?
+[ $rc = 1 ] && grep -q '^mmbench: --mirror: a line could not be written: No space left on device; the mirror lacks lines of this run$' "$t/err" &&
+	grep -q ',pageout,.*,pass,' "$t/mirror/cases.csv" && [ "$(awk 'NR > 1' "$t/mirror/results.csv" | wc -l)" -gt 0 ] &&
+	pass "--mirror /dev/full: the case passes, its rows on disk, the run exits 1 naming the mirror" ||
+	fail "--mirror /dev/full" "rc=$rc $(tail -2 "$t/err")"
 
 # Usage errors: exit 2 with a message naming the input; nothing is created.
 bad() {
