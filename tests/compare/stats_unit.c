@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "compare.h"
 #include "stats.h"
 
@@ -314,6 +316,69 @@ static void test_significance(void)
 	      cmp_verdict_str(c.verdict), hm);
 }
 
+/*
+ * Benjamini-Hochberg against known numbers: four metrics whose raw Welch
+ * p are 0.010, 0.030, 0.036 and 0.040 (n = 3 a side, sd 1 each: df 4, t =
+ * d / sqrt(2/3), so d comes from the t quantile). BH adjusts rank k of m by
+ * p * m / k and then takes the minimum over the ranks above (step-up):
+ * 0.04, 0.06 -> 0.04, 0.048 -> 0.04, 0.04, all significant at 0.05.
+ * Bonferroni (p * m: 0.04, 0.12, 0.144, 0.16) and Holm (step-down,
+ * p * (m - k + 1) and the maximum below: 0.04, 0.09, 0.09, 0.09) call one;
+ * BH without the step-up minimum leaves rank 2 at 0.06, not significant.
+ */
+static void test_benjamini_hochberg(void)
+{
+	static const double target[] = { 0.010, 0.030, 0.036, 0.040 };
+	const char *name[] = { "m1", "m2", "m3", "m4" };
+	size_t len = 8192, ox, oy;
+	char *x = malloc(len), *y = malloc(len);
+	struct rs_set s;
+	struct cmp c;
+
+	ox = snprintf(x, len, "%s", header);
+	oy = snprintf(y, len, "%s", header);
+	for (int m = 0; m < 4; m++) {
+		double d = gsl_cdf_tdist_Qinv(target[m] / 2, 4) * sqrt(2.0 / 3);
+
+		for (int i = 0; i < 3; i++) {
+			ox += snprintf(x + ox, len - ox, "1,r,base,k,w,\"threads=1\",%d,%s,%.17g,ns,lower\n",
+				       i, name[m], 100.0 + i - 1);
+			oy += snprintf(y + oy, len - oy, "1,r,new,k,w,\"threads=1\",%d,%s,%.17g,ns,lower\n",
+				       i, name[m], 100.0 + d + i - 1);
+		}
+	}
+	rs_init(&s, 0);
+	if (rs_new_run(&s, "base.csv") < 0 ||
+	    rs_parse_buf(&s, RS_RESULTS, "base.csv", x, strlen(x), 0) ||
+	    rs_new_run(&s, "new.csv") < 0 ||
+	    rs_parse_buf(&s, RS_RESULTS, "new.csv", y, strlen(y), 1) ||
+	    rs_finish(&s) || cmp_build(&c, &s, 0.05)) {
+		check("Benjamini-Hochberg: building the comparison", false, "%s", s.err);
+	} else {
+		check("Benjamini-Hochberg: a family of 4 judged cells", c.nfamily == 4 && c.nrows == 4,
+		      "family %zu rows %zu", c.nfamily, c.nrows);
+		for (size_t r = 0; r < c.nrows; r++) {
+			struct cmp_cell *k = &c.rows[r].cell[1];
+			int m = c.rows[r].line->metric[1] - '1';
+			char what[160];
+
+			if (m < 0 || m > 3)
+				continue;
+			snprintf(what, sizeof(what), "Benjamini-Hochberg: raw p %.3f adjusted to 0.040, "
+				 "significant at 0.05 (Bonferroni %.3f, Holm %.3f)", target[m],
+				 target[m] * 4, m ? 0.09 : 0.04);
+			check(what, k->p_ok && near(k->w.p, target[m], 1e-9) &&
+			      near(k->p_adj, 0.04, 1e-9) && k->significant && k->verdict == CMP_WORSE,
+			      "raw p %.9g adjusted %.9g significant %d", k->w.p, k->p_adj,
+			      k->significant);
+		}
+		cmp_free(&c);
+	}
+	rs_free(&s);
+	free(x);
+	free(y);
+}
+
 int main(void)
 {
 	test_welch_refs();
@@ -323,5 +388,6 @@ int main(void)
 	test_summary();
 	test_orientation();
 	test_significance();
+	test_benjamini_hochberg();
 	return fails ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mmcompare statistics: Welch's t-test against independently computed
-# values, summaries, orientation, significance (C unit test under ASan/UBSan).
+# values, summaries, orientation, significance, Benjamini-Hochberg's adjusted
+# p on known numbers (C unit test under ASan/UBSan).
 . "$(dirname "$0")/../lib.sh"
 bin=$TOP/tests/compare/stats_unit.asan
 if [ ! -x "$bin" ]; then
