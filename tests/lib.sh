@@ -12,6 +12,12 @@ skip() { echo "SKIP: $1 - ${2:-}"; }
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "command failed: $*"; fi; }
 tmpdir() { mktemp -d "${TMPDIR:-/tmp}/mmbench-test.XXXXXX"; }
 finish() { [ "$_fails" -eq 0 ]; exit $?; }
+# san_reports FILE...: the files holding a report of AddressSanitizer,
+# LeakSanitizer or UndefinedBehaviorSanitizer, one per line; nothing when
+# none. For the outputs of the tests' ASan/UBSan builds.
+san_reports() {
+	grep -l -E 'ERROR: (Address|Leak)Sanitizer|SUMMARY: [A-Za-z]*Sanitizer|runtime error: ' "$@" 2>/dev/null
+}
 # The ASan+UBSan build of the driver (make bench/mmbench-san).
 MMBENCH_SAN=${MMBENCH_SAN:-$TOP/bench/mmbench-san}
 [ -x "$MMBENCH_SAN" ] || MMBENCH_SAN=$MMBENCH
@@ -81,9 +87,14 @@ metric_get() {
 # their denominator is not 0) and compaction_cost from the vmstat deltas;
 # with samples.csv (-p samples=1), every class's mean, p50, p90, p99 (type 7
 # interpolation) and max from the per-fault latencies. Prints one line per
-# disagreement (nothing when all agree) and returns 1 when there is one.
+# disagreement (nothing when all agree) and returns 1 when there is one, or
+# when there is nothing to recheck (no results.csv, no thp_storm row).
 thp_storm_recheck() {
 	local dir=$1 bad
+	if [ ! -r "$dir/results.csv" ]; then
+		echo "$dir/results.csv: absent or unreadable: nothing to recheck"
+		return 1
+	fi
 	bad=$(awk -F, 'NR > 1 && $5 == "thp_storm" {
 			c = $6
 			for (i = 7; i <= NF - 5; i++) c = c "," $i
@@ -96,6 +107,7 @@ thp_storm_recheck() {
 			else if (!near(v[k, m], x)) print k ": " m " = " v[k, m] ", the rows give " x
 		}
 		END {
+			if (!length(keys)) print "no thp_storm row in results.csv: nothing to recheck"
 			for (k in keys) {
 				if (!h[k, "fault_both_count"] || !h[k, "fault_huge_count"]) { print k ": no fault counts"; continue }
 				if (v[k, "fault_both_count"] > 0)

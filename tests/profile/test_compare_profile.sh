@@ -10,15 +10,19 @@
 # no root.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/compare/gen.sh"
+# mmcompare and mmprofile in their ASan/UBSan builds: every output of this
+# test is scanned for a sanitizer report at the end.
 MMC=$TOP/tests/compare/mmcompare.asan
-[ -x "$MMC" ] || MMC=$MMCOMPARE
+mmp=$TOP/tests/profile/mmprofile.asan
 export ASAN_OPTIONS=detect_leaks=1
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
-if [ ! -x "$MMC" ]; then
-	fail "mmcompare built" "$MMC missing"
-	finish
-fi
+for b in "$MMC" "$mmp"; do
+	if [ ! -x "$b" ]; then
+		fail "ASan/UBSan build" "${b#$TOP/} not built (make ${b#$TOP/})"
+		finish
+	fi
+done
 
 # fnv32 NAME: FNV-1a 32 of NAME as 4 little-endian bytes (what mmbench
 # writes to profile/kernel_functions.fnv32 per kernel function)
@@ -211,7 +215,7 @@ if [ $rc = 3 ] && [ $rc0 = 3 ] && [ "$(wc -l <<<"$b")" = 1 ] &&
 else
 	fail "malformed profile.csv" "rc=$rc (without profiles $rc0): $b $(cat "$t/bad.err")"
 fi
-"$MMC" "$s/base" "$s/new" >/dev/null 2>&1
+"$MMC" "$s/base" "$s/new" >"$t/bad1.out" 2>"$t/bad1.err"
 rc=$?
 [ $rc = 0 ] && pass "malformed profile.csv, no --fail-on-regression: exit 0" ||
 	fail "malformed profile.csv: exit" "$rc"
@@ -256,8 +260,6 @@ if [ "$(grep -c 'note:' <<<"$b")" = 1 ] && grep -qxF "    note: $note" <<<"$b" &
 else
 	fail "mmcompare irq note" "$b"
 fi
-mmp=${MMC%/*}/mmprofile
-[ -x "$mmp" ] || mmp=$TOP/tools/mmcompare/mmprofile
 "$mmp" --summary "$q/base" "$q/new" >"$t/irqs.out" 2>>"$t/irq.err"
 if [ "$(grep -c 'note:' "$t/irqs.out")" = 1 ] &&
 	grep 'threads=1' "$t/irqs.out" | grep -qF "; note: $note"; then
@@ -359,6 +361,7 @@ else
 fi
 
 # ---- ASan/UBSan said nothing (leaks included) on any of the above
-san=$(grep -l -i 'sanitizer' "$t"/*.err 2>/dev/null | tr '\n' ' ')
-[ -z "$san" ] && pass "no sanitizer report in any run" || fail "sanitizer" "$san"
+san=$(san_reports "$t"/*.err "$t"/*.out | tr '\n' ' ')
+[ -z "$san" ] && pass "no sanitizer report in any output (mmcompare's and mmprofile's ASan/UBSan builds)" ||
+	fail "sanitizer" "$san"
 finish

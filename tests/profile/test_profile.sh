@@ -10,8 +10,14 @@
 # lab's base64 raw data (whole, torn, corrupted). No check depends on
 # timing: kills happen at points the run announces (MMBENCH_STOP_AT).
 . "$(dirname "$0")/../lib.sh"
+# mmprofile and the driver in their ASan/UBSan builds: every output of
+# this test is scanned for a sanitizer report at the end.
 MMPROFILE=$TOP/tests/profile/mmprofile.asan
-[ -x "$MMPROFILE" ] || MMPROFILE=$TOP/tools/mmcompare/mmprofile
+if [ ! -x "$MMPROFILE" ] || [ ! -x "$TOP/bench/mmbench-san" ]; then
+	fail "ASan/UBSan builds" "tests/profile/mmprofile.asan or bench/mmbench-san not built (make $(
+		[ -x "$MMPROFILE" ] || echo tests/profile/mmprofile.asan) $([ -x "$TOP/bench/mmbench-san" ] || echo bench/mmbench-san))"
+	finish
+fi
 if [ "$(id -u)" != 0 ]; then skip "profile" "not root (perf -a)"; exit 4; fi
 PERF=$(command -v perf) || { skip "profile" "no perf (tools/deps.sh profile: linux-perf)"; exit 4; }
 t=$(tmpdir)
@@ -89,10 +95,11 @@ for i, v in selfsum.items():
         print("iteration", i, "self sum", v)
 PY
 )
-if [ -z "$bad" ] && [ "$(wc -l <"$d/r/profile.csv")" -gt 2 ]; then
+prc=$?
+if [ $prc = 0 ] && [ -z "$bad" ] && [ "$(wc -l <"$d/r/profile.csv")" -gt 2 ]; then
 	pass "host: profile.csv shares are consistent (0..100, children >= self, self sums to 100 per iteration)"
 else
-	fail "host: profile.csv" "$bad"
+	fail "host: profile.csv" "the checker exited $prc: $bad"
 fi
 # A function where interrupts come back on (pvm_irq_enable in a PVM guest,
 # _raw_spin_unlock_irqrestore, ...) with >= 20% of the samples, mean over
@@ -112,10 +119,13 @@ best = max(share.items(), key=lambda x: x[1], default=("", 0))
 print("%.4f %s" % (best[1], best[0]) if best[1] >= 20 else "")
 PY
 )
+wrc=$?
 got=$(meta_get "$d/r/meta.csv" note_profile_irq_point)
 # the share said, against profile.csv's (its shares are rounded to 4 places)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a - b < 0.1 && b - a < 0.1) }'; }
-if { [ -z "$want" ] && [ -z "$got" ] && ! grep -q 'interrupts turned back on' "$d/r/run.log"; } ||
+if [ $wrc != 0 ]; then
+	fail "host: irq point note" "the checker of profile.csv exited $wrc"
+elif { [ -z "$want" ] && [ -z "$got" ] && ! grep -q 'interrupts turned back on' "$d/r/run.log"; } ||
 	{ [ -n "$want" ] && [[ $got =~ :\ ([0-9.]+)%\ of\ the\ samples\ at\ ${want#* },\ where\ interrupts\ are\ turned\ back\ on ]] &&
 		near "${BASH_REMATCH[1]}" "${want%% *}" &&
 		grep -q "profile: [0-9.]*% of the samples at ${want#* } (interrupts turned back on)" "$d/r/run.log"; }; then
@@ -179,10 +189,12 @@ if [ $rc = 0 ] && [ "$st" = "0 capped 1 capped " ] && [ -z "$big" ] &&
 else
 	fail "cap" "rc=$rc statuses '$st' files over 4K: '$big'"
 fi
-if "$MMBENCH_SAN" run pageout -p size_mb=1 --profile-cap 512 -o "$d/bad" >/dev/null 2>&1; then
-	fail "cap 512" "accepted"
+"$MMBENCH_SAN" run pageout -p size_mb=1 --profile-cap 512 -o "$d/bad" >/dev/null 2>"$d.bad.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "^mmbench: --profile-cap: '512' is not a size of 1K to 1024G" "$d.bad.err" && [ ! -e "$d/bad" ]; then
+	pass "cap below 1K refused (exit 2, named, no run directory)"
 else
-	pass "cap below 1K refused"
+	fail "cap 512" "rc=$rc: $(cat "$d.bad.err")"
 fi
 
 # ---- killed while perf records: the driver SIGKILLed after the first
@@ -270,7 +282,7 @@ if kill_at "$d" case/profile-commit:2; then
 		fail "killed before a commit row" "iterations with rows '$it', committed '$st'"
 	fi
 	# mmprofile counts only the committed iteration
-	prun "$t/base/r" --label base --profile >/dev/null 2>&1
+	prun "$t/base/r" --label base --profile >"$t/base.out" 2>&1
 	"$MMPROFILE" --per-arg "$t/base/r" "$d/r" >"$d.cmp" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && grep -q ": 1 iteration(s)" "$d.cmp"; then
@@ -283,8 +295,8 @@ else
 fi
 
 # ---- compare-report: two labels, the profile section and its chart
-prun "$t/res/a/r1" --label a --profile=callgraph >/dev/null 2>&1
-prun "$t/res/b/r1" --label b --profile=callgraph >/dev/null 2>&1
+prun "$t/res/a/r1" --label a --profile=callgraph >"$t/res.a.out" 2>&1
+prun "$t/res/b/r1" --label b --profile=callgraph >"$t/res.b.out" 2>&1
 "$TOP/tools/compare-report" --out "$t/res" a b >"$t/report.out" 2>&1
 rc=$?
 rep=$(ls -d "$t"/res/compare-a-vs-b-* 2>/dev/null | head -1)
@@ -329,6 +341,7 @@ h = 0xcbf29ce484222325
 for b in open(sys.argv[1], "rb").read():
     h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
 print("%016x" % h)' "$1")
+	[[ $hash =~ ^[0-9a-f]{16}$ ]] || fail "--unpack setup" "no FNV-1a hash of $1 (python3: '$hash')"
 	base64 -w 4096 "$1" >"$u/profile.$2.b64"
 	case ${3:-} in
 	skip-end) ;;
@@ -348,4 +361,9 @@ if [ $rc = 1 ] && cmp -s "$u/orig" "$u/profile/good.perf.data" &&
 else
 	fail "--unpack" "rc=$rc: $(cat "$u.out")"
 fi
+
+# ---- ASan/UBSan said nothing (leaks included) in any output above
+san=$(san_reports $(find "$t" -maxdepth 2 -type f \( -name '*.out' -o -name '*.err' -o -name '*.cmp' \
+	-o -name '*.again' \) | sort) | tr '\n' ' ')
+[ -z "$san" ] && pass "no sanitizer report in any output of the ASan/UBSan builds" || fail "sanitizer" "$san"
 finish

@@ -80,6 +80,12 @@ main_checks() {
 		fail "metrics" "$(head -5 "$t/why")"
 	awk -F, 'NR > 1 && $9 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print; bad = 1 } END { exit bad }' "$res" >"$t/why" &&
 		pass "values: all numeric (no nan/inf)" || fail "values numeric" "$(head -1 "$t/why")"
+	# The derived metrics recomputed from the rows and samples.csv they come
+	# from (tests/lib.sh): pct_huge, the efficiencies, compaction_cost, and
+	# every class's mean, p50, p90, p99 and max.
+	thp_storm_recheck "$run" >"$t/why" &&
+		pass "recheck: pct_huge, efficiencies, compaction_cost and each class's mean/p50/p90/p99/max agree with the rows and samples.csv" ||
+		fail "recheck of the derived metrics" "$(head -5 "$t/why")"
 
 	# Plausible values: the kernel's own counters agree with the classes.
 	awk -F, -v regions=$regions '
@@ -209,6 +215,8 @@ main_checks() {
 			[ "$(grep -c ',storm_guard_huge_from_backed_pct,' "$res")" = 4 ] &&
 				pass "guard: the storm's THPs checked against the backed blocks (root, pagemap)" ||
 				fail "guard PFN check" "$(grep -c ',storm_guard_huge_from_backed_pct,' "$res") rows"
+		else
+			skip "guard: the storm's THPs against the backed blocks" "not root (pagemap's PFNs)"
 		fi
 		# retries in results.csv = "retry" lines in the log, per case and iteration
 		awk -F, 'NR > 1 && $8 == "storm_guard_retries" { s += $9 } END { print s + 0 }' "$res" >"$t/r1"
@@ -264,10 +272,13 @@ grep -q '^note_thp_storm_guard,.*\]: none (guard=off)' "$t/goff/meta.csv" && ! g
 # (mm_measure_discard), so the storm is retried as without it.
 if [ $reporting = 1 ] && [ -r $PR/reported_kib ]; then
 	"$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p settle_ms=4000 -p dir="$t/data" \
-		--profile -i 1 -w 0 -o "$t/settle" >/dev/null 2>&1
+		--profile -i 1 -w 0 -o "$t/settle" >/dev/null 2>"$t/err.settle"
 	rc=$?
-	logged=$(grep -c 'storm disturbed: the host took back [0-9]* KiB (reported_kib)' "$t/settle/run.log")
-	if [ $rc = 1 ]; then
+	logged=$(grep -c 'storm disturbed: the host took back [0-9]* KiB (reported_kib)' "$t/settle/run.log" 2>/dev/null)
+	# 0 and 1 are the outcomes; any other exit (a crash, a usage error) fails
+	if [ $rc != 0 ] && [ $rc != 1 ] || [ -z "$logged" ]; then
+		fail "guard disturbed" "exit $rc (expected 0 or 1)$([ -z "$logged" ] && echo ", no run.log"): $(tail -2 "$t/err.settle")"
+	elif [ $rc = 1 ]; then
 		grep -q ',fail,"storm of iteration 0 disturbed in 6 attempts, the last: the host took back [0-9]* KiB (reported_kib) during the storm' "$t/settle/cases.csv" &&
 			[ "$logged" = 5 ] && ! grep -q ',thp_storm,' "$t/settle/results.csv" 2>/dev/null &&
 			pass "guard: disturbed in every attempt: 5 retries logged, the case fails with the reason, no rows" ||
