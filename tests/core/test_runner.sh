@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The test runner (tests/run) cannot lose a test: on scratch test trees (a
+# copy of tests/run and tests/lib.sh beside stand-in tests), a test_* file
+# without the executable bit, a test that exits 0 printing nothing, a test
+# that exits non-zero without FAIL and a test that hangs past its limit
+# (`sleep 1000` under a 2 s limit, from TEST_TIMEOUT and from a
+# `# test-timeout:` header line) each fail, named, and the runner exits 1;
+# the hung test's children are gone; a RERUN line is counted after the
+# totals on the last line, which keeps CI's form; exit 4 with a SKIP line is
+# a skip. The limits only guard against a hang: nothing here is timed.
+. "$(dirname "$0")/../lib.sh"
+t=$(tmpdir); trap 'rm -rf "$t"' EXIT
+
+# tree NAME: a scratch checkout with the runner and the helpers.
+tree() {
+	mkdir -p "$t/$1/tests/a"
+	cp "$TOP/tests/run" "$TOP/tests/lib.sh" "$t/$1/tests/"
+}
+# stand NAME TEST BODY: an executable stand-in test using tests/lib.sh.
+stand() {
+	printf '#!/usr/bin/env bash\n. "$(dirname "$0")/../lib.sh"\n%s\n' "$3" >"$t/$1/tests/a/$2"
+	chmod +x "$t/$1/tests/a/$2"
+}
+# runner NAME [VAR=VALUE...]: the scratch runner, under a hang guard of its
+# own; its output in $t/NAME.out, its exit status in rc, its last line in last.
+runner() {
+	local name=$1
+	shift
+	env "$@" TEST_LOG="$t/$name.log" timeout -k 5 300 "$t/$name/tests/run" >"$t/$name.out" 2>&1
+	rc=$?
+	last=$(tail -n 1 "$t/$name.out")
+}
+counts='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped'
+
+# ---- a good tree: counted, exit 0, the last line CI parses
+tree good
+stand good test_ok.sh 'pass one; pass two; finish'
+stand good test_skip.sh 'skip all "not here"; exit 4'
+runner good
+[ $rc = 0 ] && [ "$last" = "2 passed, 0 failed, 1 skipped" ] &&
+	pass "good tree: exit 0, last line '$last'" || fail "good tree" "rc=$rc: $(tail -n 5 "$t/good.out")"
+
+# ---- a test_* without the executable bit
+tree noexec
+stand noexec test_ok.sh 'pass one; finish'
+stand noexec test_forgot.sh 'pass never'
+chmod -x "$t/noexec/tests/a/test_forgot.sh"
+runner noexec
+[ $rc = 1 ] && grep -q '^  tests/a/test_forgot.sh: FAIL: not executable' "$t/noexec.out" &&
+	[ "$last" = "1 passed, 1 failed, 0 skipped" ] &&
+	pass "a test_* without the executable bit fails, named ($last)" ||
+	fail "not executable" "rc=$rc: $(cat "$t/noexec.out")"
+
+# ---- a test that exits 0 without a single PASS/FAIL/SKIP line
+tree silent
+stand silent test_ok.sh 'pass one; finish'
+stand silent test_quiet.sh 'echo "did some work"; exit 0'
+runner silent
+[ $rc = 1 ] && grep -q '^  tests/a/test_quiet.sh: FAIL: exited 0 without a single PASS, FAIL or SKIP line' "$t/silent.out" &&
+	[ "$last" = "1 passed, 1 failed, 0 skipped" ] &&
+	pass "a silent exit 0 fails, named ($last)" || fail "silent exit 0" "rc=$rc: $(cat "$t/silent.out")"
+
+# ---- a non-zero exit without FAIL; exit 4 without a SKIP line
+tree crash
+stand crash test_crash.sh 'pass before; exit 3'
+stand crash test_four.sh 'exit 4'
+runner crash
+[ $rc = 1 ] && grep -q '^  tests/a/test_crash.sh: FAIL: exited 3 without a FAIL line' "$t/crash.out" &&
+	grep -q '^  tests/a/test_four.sh: FAIL: exited 4 without a FAIL line' "$t/crash.out" &&
+	[ "$last" = "1 passed, 2 failed, 0 skipped" ] &&
+	pass "exit 3 without FAIL, and exit 4 without SKIP, fail ($last)" ||
+	fail "non-zero exit" "rc=$rc: $(cat "$t/crash.out")"
+
+# ---- a hang: killed at the limit with its children, a FAIL naming it
+tree hang
+stand hang test_ok.sh 'pass one; finish'
+stand hang test_hang.sh "pass started; sleep 1000 & echo \$! >'$t/hang.child'; wait"
+runner hang TEST_TIMEOUT=2
+child=$(cat "$t/hang.child" 2>/dev/null)
+[ $rc = 1 ] && grep -q '^  tests/a/test_hang.sh: FAIL: hung: still running after its 2s limit, killed' "$t/hang.out" &&
+	[ "$last" = "2 passed, 1 failed, 0 skipped" ] &&
+	pass "a hang under TEST_TIMEOUT=2 fails, named ($last)" || fail "hang" "rc=$rc: $(cat "$t/hang.out")"
+# timeout signalled the test's whole process group; the child ends soon
+# after (wait_until: a hang guard, not a timing)
+gone() { ! kill -0 "$child" 2>/dev/null || [ "$(ps -o stat= -p "$child")" = Z ]; }
+[ -n "$child" ] && wait_until 30 gone &&
+	pass "the hung test's child (sleep 1000) was killed with it" ||
+	{ fail "hang: child" "pid '${child}' still runs"; [ -n "$child" ] && kill "$child" 2>/dev/null; }
+
+# ---- the limit from the test's header line
+tree header
+printf '#!/usr/bin/env bash\n# test-timeout: 2\n. "$(dirname "$0")/../lib.sh"\npass started\nsleep 1000\n' \
+	>"$t/header/tests/a/test_slow.sh"
+chmod +x "$t/header/tests/a/test_slow.sh"
+runner header
+[ $rc = 1 ] && grep -q '^  tests/a/test_slow.sh: FAIL: hung: still running after its 2s limit' "$t/header.out" &&
+	pass "a '# test-timeout: 2' header line sets the limit" || fail "header limit" "rc=$rc: $(cat "$t/header.out")"
+
+# ---- a test that ran a part again: in the counts, the last line keeps its form
+tree again
+stand again test_ok.sh 'pass one; finish'
+stand again test_dead.sh 'rerun "guest" "the guest died, running it once more"; pass "second try"; finish'
+runner again
+[ $rc = 0 ] && [ "$last" = "2 passed, 0 failed, 0 skipped (1 run again: tests/a/test_dead.sh)" ] &&
+	grep -q '^tests/a/test_dead.sh: 1 passed, 0 failed, 0 skipped, 1 run again' "$t/again.out" &&
+	pass "a RERUN line is counted: '$last'" || fail "rerun" "rc=$rc: $(cat "$t/again.out")"
+# what CI parses still parses
+grep -Eq "$counts" <<<"$last" && pass "the last line still starts 'N passed, N failed, N skipped'" ||
+	fail "last line" "'$last'"
+
+# ---- a bad TEST_TIMEOUT is a usage error
+runner again TEST_TIMEOUT=2x
+[ $rc = 2 ] && grep -q "TEST_TIMEOUT '2x'" "$t/again.out" && pass "TEST_TIMEOUT=2x: exit 2, named" ||
+	fail "TEST_TIMEOUT=2x" "rc=$rc: $(cat "$t/again.out")"
+finish
