@@ -108,6 +108,32 @@ runner again
 grep -Eq "$counts" <<<"$last" && pass "the last line still starts 'N passed, N failed, N skipped'" ||
 	fail "last line" "'$last'"
 
+# ---- TEST_PREPARE: started at once, paused while the serial tests run
+# alone, resumed and awaited before the late ones (a kernel pair's test)
+tree prep
+mkdir -p "$t/prep/tests/compare" "$t/prep/tests/kbuild"
+cat >"$t/prep.sh" <<EOF
+#!/usr/bin/env bash
+echo \$\$ >"$t/prep.pid"; touch "$t/prep.started"
+for ((i = 0; i < 3000; i++)); do [ -e "$t/go" ] && break; sleep 0.1; done
+touch "$t/prepared"
+EOF
+chmod +x "$t/prep.sh"
+# a light test (tests/compare/ runs beside others), a serial one, a late one
+printf '#!/usr/bin/env bash\n. "$(dirname "$0")/../lib.sh"\n%s\n' \
+	"wait_until 60 [ -e '$t/prep.started' ] && pass 'prepare started' || fail 'prepare started'" \
+	>"$t/prep/tests/compare/test_light.sh"
+stand prep test_serial.sh "st=\$(ps -o stat= -p \"\$(cat '$t/prep.pid')\"); [[ \$st == T* ]] && pass 'prepare stopped' || fail 'prepare stopped' \"state '\$st'\"; touch '$t/go'"
+printf '#!/usr/bin/env bash\n. "$(dirname "$0")/../lib.sh"\n%s\n' \
+	"[ -e '$t/prepared' ] && pass 'prepared before the late test' || fail 'not prepared'" \
+	>"$t/prep/tests/kbuild/test_x_pair.sh"
+chmod +x "$t/prep/tests/compare/test_light.sh" "$t/prep/tests/kbuild/test_x_pair.sh"
+runner prep TEST_PREPARE="$t/prep.sh"
+[ $rc = 0 ] && [ "$last" = "3 passed, 0 failed, 0 skipped" ] &&
+	grep -q "^prepared for the late tests: $t/prep.sh (rc=0" "$t/prep.out" &&
+	pass "TEST_PREPARE: beside the light tests, paused for the serial ones, done before the late one" ||
+	fail "TEST_PREPARE" "rc=$rc: $(cat "$t/prep.out")"
+
 # ---- a bad TEST_TIMEOUT is a usage error
 runner again TEST_TIMEOUT=2x
 [ $rc = 2 ] && grep -q "TEST_TIMEOUT '2x'" "$t/again.out" && pass "TEST_TIMEOUT=2x: exit 2, named" ||
