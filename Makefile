@@ -44,13 +44,15 @@ deps:
 # gated on; tests/prepare installs LAVA's packages and builds the pairs in
 # the background of the light tests (tests/run: TEST_PREPARE). Timings in
 # tests/README.md ("Which target").
+# The build uses every CPU (the ASan builds of the tests are minutes on
+# one CPU of a loaded 2-CPU machine).
 check: deps
-	@$(MAKE) --no-print-directory build-all $(CHECK_DEPS)
+	@$(MAKE) --no-print-directory -j$$(nproc) build-all $(CHECK_DEPS)
 	@MMBENCH_KBUILD_TEST=1 MMBENCH_LAVA_TEST=1 TEST_PREPARE=tests/prepare tests/run
 
 # The inner loop: every test but the late ones (skips here).
 check-quick: deps
-	@$(MAKE) --no-print-directory build-all $(CHECK_DEPS)
+	@$(MAKE) --no-print-directory -j$$(nproc) build-all $(CHECK_DEPS)
 	@MMBENCH_KBUILD_TEST=0 MMBENCH_LAVA_TEST=0 tests/run
 
 bench:
