@@ -31,14 +31,25 @@ runner() {
 	last=$(tail -n 1 "$t/$name.out")
 }
 counts='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped'
+# expect NAME CHECK RC LAST [LINE...]: after `runner NAME`, a PASS for
+# CHECK when the runner exited RC, its last line is LAST and each LINE (a
+# grep pattern, the start of a line) is in its output.
+expect() {
+	local name=$1 what=$2 want=$3 wlast=$4 l
+	shift 4
+	for l in "$@"; do
+		grep -q "^$l" "$t/$name.out" || { fail "$what" "no line '$l': $(cat "$t/$name.out")"; return; }
+	done
+	[ "$rc" = "$want" ] && [ "$last" = "$wlast" ] && pass "$what ($last)" ||
+		fail "$what" "rc=$rc (want $want): $(cat "$t/$name.out")"
+}
 
 # ---- a good tree: counted, exit 0, the last line CI parses
 tree good
 stand good test_ok.sh 'pass one; pass two; finish'
 stand good test_skip.sh 'skip all "not here"; exit 4'
 runner good
-[ $rc = 0 ] && [ "$last" = "2 passed, 0 failed, 1 skipped" ] &&
-	pass "good tree: exit 0, last line '$last'" || fail "good tree" "rc=$rc: $(tail -n 5 "$t/good.out")"
+expect good "good tree: exit 0" 0 "2 passed, 0 failed, 1 skipped"
 
 # ---- a test_* without the executable bit
 tree noexec
@@ -46,30 +57,25 @@ stand noexec test_ok.sh 'pass one; finish'
 stand noexec test_forgot.sh 'pass never'
 chmod -x "$t/noexec/tests/a/test_forgot.sh"
 runner noexec
-[ $rc = 1 ] && grep -q '^  tests/a/test_forgot.sh: FAIL: not executable' "$t/noexec.out" &&
-	[ "$last" = "1 passed, 1 failed, 0 skipped" ] &&
-	pass "a test_* without the executable bit fails, named ($last)" ||
-	fail "not executable" "rc=$rc: $(cat "$t/noexec.out")"
+expect noexec "a test_* without the executable bit fails, named" 1 "1 passed, 1 failed, 0 skipped" \
+	'  tests/a/test_forgot.sh: FAIL: not executable'
 
 # ---- a test that exits 0 without a single PASS/FAIL/SKIP line
 tree silent
 stand silent test_ok.sh 'pass one; finish'
 stand silent test_quiet.sh 'echo "did some work"; exit 0'
 runner silent
-[ $rc = 1 ] && grep -q '^  tests/a/test_quiet.sh: FAIL: exited 0 without a single PASS, FAIL or SKIP line' "$t/silent.out" &&
-	[ "$last" = "1 passed, 1 failed, 0 skipped" ] &&
-	pass "a silent exit 0 fails, named ($last)" || fail "silent exit 0" "rc=$rc: $(cat "$t/silent.out")"
+expect silent "a silent exit 0 fails, named" 1 "1 passed, 1 failed, 0 skipped" \
+	'  tests/a/test_quiet.sh: FAIL: exited 0 without a single PASS, FAIL or SKIP line'
 
 # ---- a non-zero exit without FAIL; exit 4 without a SKIP line
 tree crash
 stand crash test_crash.sh 'pass before; exit 3'
 stand crash test_four.sh 'exit 4'
 runner crash
-[ $rc = 1 ] && grep -q '^  tests/a/test_crash.sh: FAIL: exited 3 without a FAIL line' "$t/crash.out" &&
-	grep -q '^  tests/a/test_four.sh: FAIL: exited 4 without a FAIL line' "$t/crash.out" &&
-	[ "$last" = "1 passed, 2 failed, 0 skipped" ] &&
-	pass "exit 3 without FAIL, and exit 4 without SKIP, fail ($last)" ||
-	fail "non-zero exit" "rc=$rc: $(cat "$t/crash.out")"
+expect crash "exit 3 without FAIL, and exit 4 without SKIP, fail" 1 "1 passed, 2 failed, 0 skipped" \
+	'  tests/a/test_crash.sh: FAIL: exited 3 without a FAIL line' \
+	'  tests/a/test_four.sh: FAIL: exited 4 without a FAIL line'
 
 # ---- a hang: killed at the limit with its children, a FAIL naming it
 tree hang
@@ -77,9 +83,8 @@ stand hang test_ok.sh 'pass one; finish'
 stand hang test_hang.sh "pass started; sleep 1000 & echo \$! >'$t/hang.child'; wait"
 runner hang TEST_TIMEOUT=2
 child=$(cat "$t/hang.child" 2>/dev/null)
-[ $rc = 1 ] && grep -q '^  tests/a/test_hang.sh: FAIL: hung: still running after its 2s limit, killed' "$t/hang.out" &&
-	[ "$last" = "2 passed, 1 failed, 0 skipped" ] &&
-	pass "a hang under TEST_TIMEOUT=2 fails, named ($last)" || fail "hang" "rc=$rc: $(cat "$t/hang.out")"
+expect hang "a hang under TEST_TIMEOUT=2 fails, named" 1 "2 passed, 1 failed, 0 skipped" \
+	'  tests/a/test_hang.sh: FAIL: hung: still running after its 2s limit, killed'
 # timeout signalled the test's whole process group; the child ends soon
 # after (wait_until: a hang guard, not a timing)
 gone() { ! kill -0 "$child" 2>/dev/null || [ "$(ps -o stat= -p "$child")" = Z ]; }
@@ -93,17 +98,16 @@ printf '#!/usr/bin/env bash\n# test-timeout: 2\n. "$(dirname "$0")/../lib.sh"\np
 	>"$t/header/tests/a/test_slow.sh"
 chmod +x "$t/header/tests/a/test_slow.sh"
 runner header
-[ $rc = 1 ] && grep -q '^  tests/a/test_slow.sh: FAIL: hung: still running after its 2s limit' "$t/header.out" &&
-	pass "a '# test-timeout: 2' header line sets the limit" || fail "header limit" "rc=$rc: $(cat "$t/header.out")"
+expect header "a '# test-timeout: 2' header line sets the limit" 1 "1 passed, 1 failed, 0 skipped" \
+	'  tests/a/test_slow.sh: FAIL: hung: still running after its 2s limit'
 
 # ---- a test that ran a part again: in the counts, the last line keeps its form
 tree again
 stand again test_ok.sh 'pass one; finish'
 stand again test_dead.sh 'rerun "guest" "the guest died, running it once more"; pass "second try"; finish'
 runner again
-[ $rc = 0 ] && [ "$last" = "2 passed, 0 failed, 0 skipped (1 run again: tests/a/test_dead.sh)" ] &&
-	grep -q '^tests/a/test_dead.sh: 1 passed, 0 failed, 0 skipped, 1 run again' "$t/again.out" &&
-	pass "a RERUN line is counted: '$last'" || fail "rerun" "rc=$rc: $(cat "$t/again.out")"
+expect again "a RERUN line is counted" 0 "2 passed, 0 failed, 0 skipped (1 run again: tests/a/test_dead.sh)" \
+	'tests/a/test_dead.sh: 1 passed, 0 failed, 0 skipped, 1 run again'
 # what CI parses still parses
 grep -Eq "$counts" <<<"$last" && pass "the last line still starts 'N passed, N failed, N skipped'" ||
 	fail "last line" "'$last'"
@@ -129,10 +133,8 @@ printf '#!/usr/bin/env bash\n. "$(dirname "$0")/../lib.sh"\n%s\n' \
 	>"$t/prep/tests/kbuild/test_x_pair.sh"
 chmod +x "$t/prep/tests/compare/test_light.sh" "$t/prep/tests/kbuild/test_x_pair.sh"
 runner prep TEST_PREPARE="$t/prep.sh"
-[ $rc = 0 ] && [ "$last" = "3 passed, 0 failed, 0 skipped" ] &&
-	grep -q "^prepared for the late tests: $t/prep.sh (rc=0" "$t/prep.out" &&
-	pass "TEST_PREPARE: beside the light tests, paused for the serial ones, done before the late one" ||
-	fail "TEST_PREPARE" "rc=$rc: $(cat "$t/prep.out")"
+expect prep "TEST_PREPARE: beside the light tests, paused for the serial ones, done before the late one" \
+	0 "3 passed, 0 failed, 0 skipped" "prepared for the late tests: $t/prep.sh (rc=0"
 
 # ---- a bad TEST_TIMEOUT is a usage error
 runner again TEST_TIMEOUT=2x
