@@ -2,7 +2,9 @@
 # Install the Debian packages mmbench needs, quietly, only those missing.
 # Usage: tools/deps.sh [--check] [GROUP...]
 #   groups: build (default), test, vm, kbuild, kbuild-test, profile, lava, all
-#   (lava: tools/lava/instance; not part of all)
+#   (lava: tools/lava/instance; not part of all: `make check` installs it
+#   in the background of its light tests, tests/prepare; `make
+#   check-quick` never needs it)
 #   --check  only report; exit 1 and print the apt-get command if any is missing
 set -u
 front_prog=deps.sh

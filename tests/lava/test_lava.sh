@@ -8,11 +8,11 @@
 # the same time, compared; an Incomplete job (a guest that panics) and a
 # Canceled one, each a failed run with LAVA's reason; SIGTERM while a job
 # runs cancels it.
-# Costly (packages, the server, TCG guests): it runs under `make check-lava`
-# (MMBENCH_LAVA_TEST=1), and is a skip in `make check`.
+# Costly (packages, the server, TCG guests): `make check` runs it last and
+# `make check-lava` alone (MMBENCH_LAVA_TEST=1); a skip in `make check-quick`.
 . "$(dirname "$0")/../lib.sh"
 if [ "${MMBENCH_LAVA_TEST:-0}" != 1 ]; then
-	skip "lava: end to end" "needs a local LAVA instance and minutes of TCG guests: make check-lava"
+	skip "lava: end to end" "needs a local LAVA instance and minutes of TCG guests: make check or make check-lava, not make check-quick"
 	exit 4
 fi
 [ "$(id -u)" = 0 ] || { skip "lava: end to end" "needs root (the instance installs and starts services)"; exit 4; }

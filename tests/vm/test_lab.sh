@@ -133,6 +133,15 @@ if lab "silence" 180 "$vm/lab" --vm bookworm --suite "$t/fast" --out "$t/res" \
 	[ $rc = 1 ] && grep -q 'sent no results for 8s' "$t/err" && [ "$(meta vm_status)" = idle-timeout ] &&
 		pass "silence: killed after --vm-idle-timeout without output" ||
 		fail "silence" "rc=$rc $(tail -5 "$t/err")"
+	# its state, asked for before the kill (tools/vm/capture): the
+	# registers of both vCPUs from the monitor, the guest kernel's dump of
+	# its tasks, blocked tasks and CPUs (sysrq t, w, l)
+	h=$dir/vm-hang.txt
+	[ -f "$h" ] && [ "$(grep -c '^RIP=' "$h")" = 2 ] && grep -q 'sysrq: Show State' "$h" &&
+		grep -q 'sysrq: Show Blocked State' "$h" && grep -q 'sysrq: Show backtrace of all active CPUs' "$h" &&
+		grep -q '^\[ *[0-9.]*\] task:sleep ' "$h" && grep -q "its state in vm-hang.txt" "$t/err" &&
+		pass "silence: vm-hang.txt holds both vCPUs' registers and the guest's task (the stalled sleep), blocked-task and CPU dumps" ||
+		fail "silence: vm-hang.txt" "$(grep -c '^RIP=' "$h" 2>/dev/null) RIP lines; $(grep 'sysrq:' "$h" 2>/dev/null | tr '\n' ' ')"
 fi
 
 # ---- a guest that cannot reach init in time

@@ -26,7 +26,7 @@ fi
 # The time limit only guards against a hang (a loaded TCG guest is slow).
 # A guest that died (the lab's FAILED line: a panic, no power-off) brought
 # back no complete run to judge: it runs once more, and the first failure
-# is printed (NOTE, in the test log) with the guest's own words.
+# is printed (a RERUN line, counted by tests/run) with the guest's own words.
 lab() {
 	local name=$1 kernel=$2 out=$3 rc try con why
 	shift 3
@@ -43,7 +43,7 @@ lab() {
 			grep -E -m 4 'BUG|Oops|WARNING|RIP:|Call Trace|Kernel panic|soft lockup|rcu' \
 				"$con" | tr -s '\r\n ' '   ')"
 		[ "$try" = 1 ] && grep -q 'FAILED' "$t/err" || break
-		echo "NOTE: $name: the guest failed, running it once more: $why"
+		rerun "$name" "the guest failed, running it once more: $why"
 	done
 	fail "$name: lab run" "$why"
 	finish

@@ -1,9 +1,11 @@
 # mmbench on LAVA (tools/lava/): shell tools, nothing to compile.
-# `make check-lava` runs tests/lava/ against a real local LAVA instance
+# tests/lava/test_lava.sh runs against a real local LAVA instance
 # (tools/lava/instance: packages, PostgreSQL, lava-server, two workers,
-# QEMU guests under TCG). It does not fit `make check`'s 20-minute budget on
-# a fresh machine (installing LAVA alone took 5 min here), so CI runs it as
-# its own step; in `make check` the end-to-end test is a skip.
+# QEMU guests under TCG) that it starts and stops itself. `make check` runs
+# it last (tests/run's late list; MMBENCH_LAVA_TEST=1), after tests/prepare
+# installed LAVA's packages in the background of the light tests (5 min on
+# a fresh machine); `make check-lava` runs tests/lava/ alone; `make
+# check-quick` leaves it out (a skip). Figures: tests/README.md.
 .PHONY: check-lava
 check-lava: bench/mmbench tools/mmcompare/mmcompare
 	@tools/deps.sh build vm

@@ -251,15 +251,17 @@ close_unfinished()
 # the console's tail (the guest's mmbench messages and kernel oopses).
 log_failure()
 {
-	local dir=$1 wd=$2 why=$3
+	local dir=$1 wd=$2 why=$3 con=$2/console.log
 
+	# after a capture (tools/vm/capture), the lines before its dump
+	[ -f "$wd/console.before" ] && con=$wd/console.before
 	{
 		echo "vm: FAILED: $why"
 		echo "vm: last console lines:"
-		tr -d '\r' <"$wd/console.log" | tail -n 20 | sed 's/^/vm: | /'
+		tr -d '\r' <"$con" | tail -n 20 | sed 's/^/vm: | /'
 	} >>"$dir/run.log"
 	vm_log "FAILED: $why; last console lines:"
-	tr -d '\r' <"$wd/console.log" | tail -n 20 | sed 's/^/  | /' >&2
+	tr -d '\r' <"$con" | tail -n 20 | sed 's/^/  | /' >&2
 }
 
 # Bring the results home and judge the run; prints the exit status.
@@ -280,12 +282,15 @@ collect_run()
 		{ "$VM_TOP/tools/mmcompare/mmprofile" --unpack "$dir" >>"$dir/run.log" 2>&1 ||
 			vm_log "warning: some raw profile data could not be unpacked (run.log)"; }
 	cp "$wd/console.log" "$dir/vm-console.log"
+	# a guest that stopped answering: its state (tools/vm/capture)
+	[ -s "$wd/hang.txt" ] && cp "$wd/hang.txt" "$dir/vm-hang.txt"
 	host_meta "$dir" "$wd" "$rel" "${label:-$rel}" "$(basename "$dir")" "$st"
 	run_dir=$dir run_why=
 	if [ "$st" != ok ]; then
 		why="$st: $(cat "$wd/failure" 2>/dev/null)"
 		kase=$(close_unfinished "$dir" "$wd" "$why")
 		[ -n "$kase" ] && why="$why; during the case $kase (cases.csv)"
+		[ -s "$dir/vm-hang.txt" ] && why="$why; its state in vm-hang.txt"
 		log_failure "$dir" "$wd" "$why"
 		run_why="the guest failed ($why)"
 		rc=1
