@@ -56,6 +56,7 @@ awk -F, -v pages=$pages '
 			if (v[k, "loop_vm_workingset_refault_file"] <= 0) { print "no refaults in " k; bad = 1 }
 			if (v[k, "instance_loops_min"] > v[k, "instance_loops_max"]) { print "min > max"; bad = 1 }
 		}
+		if (!length(keys)) { print "no rows: nothing to check"; bad = 1 }
 		exit bad
 	}' "$res" >"$t/why" && pass "plausible: loops > 0, pages out ~ loops x pages, refaults seen" ||
 	fail "plausible values" "$(cat "$t/why")"
@@ -88,6 +89,7 @@ awk -F, '
 			    v[k, "loop_oncpu_pct"] + v[k, "loop_runq_wait_pct"] > 100.0001) {
 				print "schedstat shares " v[k, "loop_oncpu_pct"] " + " v[k, "loop_runq_wait_pct"] " in " k; bad = 1 }
 		}
+		if (!length(keys)) { print "no rows: nothing to check"; bad = 1 }
 		exit bad
 	}' "$res" >"$t/why" &&
 	pass "continuous: loops_per_s from timed loops, pages counted = refaults (workingset_refault_file)" ||
@@ -119,10 +121,14 @@ if [ -x "$ref" ]; then
 	[ $rc = 0 ] && [ "$line" = 0,1,2, ] && [ "$(wc -l <"$t/ref")" = 3 ] && ! ls "$t/data" | grep -q . &&
 		pass "ref_pageout born (instances born on their CPU), 3 windows: a line per window, no file left" ||
 		fail "ref_pageout born" "rc=$rc $(cat "$t/ref" "$t/err") $(ls "$t/data")"
-	"$ref" 0 8 1 "$t/data" >/dev/null 2>&1
-	[ $? = 2 ] && pass "ref_pageout: bad arguments, exit 2" || fail "ref_pageout usage" ""
-	"$ref" 2 8 1 "$t/data" 0 after 0 >/dev/null 2>&1
-	[ $? = 2 ] && pass "ref_pageout: 0 windows, exit 2" || fail "ref_pageout windows" ""
+	"$ref" 0 8 1 "$t/data" >/dev/null 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q '^usage: ref_pageout INSTANCES' "$t/err" && pass "ref_pageout: bad arguments, exit 2 with the usage" ||
+		fail "ref_pageout usage" "rc=$rc $(cat "$t/err")"
+	"$ref" 2 8 1 "$t/data" 0 after 0 >/dev/null 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q '^usage: ref_pageout INSTANCES' "$t/err" && pass "ref_pageout: 0 windows, exit 2 with the usage" ||
+		fail "ref_pageout windows" "rc=$rc $(cat "$t/err")"
 	"$ref" 2 8 1 "$t/data" 0 sideways >/dev/null 2>"$t/err"
 	[ $? = 2 ] && grep -q 'after|born' "$t/err" && pass "ref_pageout: an unknown placement, exit 2 with the usage" ||
 		fail "ref_pageout placement" "$(cat "$t/err")"
@@ -141,8 +147,9 @@ rc=$?
 [ $rc -eq 1 ] && grep -q 'more than half of MemAvailable' "$t/big/cases.csv" &&
 	pass "refuse: size beyond a safe share of MemAvailable" || fail "refuse: size" "rc=$rc $(cat "$t/err")"
 "$MMBENCH" run pageout -p dir=/nonexistent/dir -p size_mb=1 -i 1 -w 0 -o "$t/ro" >/dev/null 2>&1
-grep -q "dir '/nonexistent/dir' is not writable: No such file" "$t/ro/cases.csv" && pass "refuse: unwritable dir named" ||
-	fail "refuse: dir" "$(cat "$t/ro/cases.csv")"
+rc=$?
+[ $rc = 1 ] && grep -q "dir '/nonexistent/dir' is not writable: No such file" "$t/ro/cases.csv" && pass "refuse: unwritable dir named (exit 1)" ||
+	fail "refuse: dir" "rc=$rc $(cat "$t/ro/cases.csv")"
 if [ "$(awk '/SwapTotal/ {print $2}' /proc/meminfo)" = 0 ]; then
 	"$MMBENCH" run pageout -p backing=anon -p size_mb=1 -i 1 -w 0 -o "$t/anon" >/dev/null 2>&1
 	rc=$?
