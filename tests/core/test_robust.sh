@@ -27,11 +27,13 @@ crash_run() {
 	wait $pid 2>/dev/null
 }
 
-# Timeout: the first case hangs past --timeout, the second still runs.
-"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=5,0.2 -i 1 -w 0 \
-	--timeout 2 -o "$t/to" >/dev/null 2>&1
+# Timeout: the first case hangs past --timeout (it would run 10 minutes),
+# the second still runs; its 0.2 s of loops have 10 s, so a loaded
+# machine does not time it out too.
+"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=600,0.2 -i 1 -w 0 \
+	--timeout 10 -o "$t/to" >/dev/null 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q 'duration_s=5;.*,timeout,no result after 2 s' "$t/to/cases.csv" &&
+[ $rc -eq 1 ] && grep -q 'duration_s=600;.*,timeout,no result after 10 s' "$t/to/cases.csv" &&
 	grep -q 'duration_s=0.2;.*,pass,' "$t/to/cases.csv" &&
 	pass "timeout: case recorded as timeout, next case ran" || fail "timeout" "rc=$rc $(cat "$t/to/cases.csv")"
 
