@@ -174,8 +174,8 @@ struct plan {
 };
 
 /* where: "FILE:LINE: " for an option on a suite line, else "" */
-static int parse_count(const char *where, const char *opt, const char *s, int lo, int hi,
-		       int *out)
+static int parse_count_at(const char *where, const char *opt, const char *s, int lo, int hi,
+			  int *out)
 {
 	long long v;
 
@@ -186,6 +186,11 @@ static int parse_count(const char *where, const char *opt, const char *s, int lo
 	}
 	*out = (int)v;
 	return 0;
+}
+
+static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
+{
+	return parse_count_at("", opt, s, lo, hi, out);
 }
 
 /* --set PATH=VALUE: PATH must be a knob (sysfs, /proc/sys), VALUE one line. */
@@ -283,7 +288,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 	while ((c = getopt_long(argc, argv, "+i:w:o:p:vh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (parse_count(pn ? pn->where : "", "--iterations", optarg, 1, 100000, &v) < 0)
+			if (parse_count_at(pn ? pn->where : "", "--iterations", optarg, 1, 100000, &v) < 0)
 				return -1;
 			if (global) {
 				ro->o.iterations = v;
@@ -293,7 +298,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 				pn->iterations = v;
 			break;
 		case 'w':
-			if (parse_count(pn ? pn->where : "", "--warmups", optarg, 0, 100000, &v) < 0)
+			if (parse_count_at(pn ? pn->where : "", "--warmups", optarg, 0, 100000, &v) < 0)
 				return -1;
 			if (global) {
 				ro->o.warmups = v;
@@ -363,7 +368,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 					return -1;
 				break;
 			case OPT_TIMEOUT:
-				if (parse_count("", "--timeout", optarg, 1, 86400 * 7, &v) < 0)
+				if (parse_count("--timeout", optarg, 1, 86400 * 7, &v) < 0)
 					return -1;
 				ro->o.timeout = (unsigned int)v;
 				break;

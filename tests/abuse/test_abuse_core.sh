@@ -243,13 +243,21 @@ summ "huge field" "results.csv:2: a field longer" printf '%s\n1,r,l,k,pageout,%0
 judge "summary: a missing directory" 2 "results.csv" "$MM" summary "$S/root/nosuch"
 
 # ---- planted links and foreign directories around a run directory
+# (each link checked planted first, and still a link after: a check of a
+# link that was never planted would pass on nothing)
+planted() { [ -L "$1" ] && [ "$(readlink "$1")" = "$S/victim" ]; }
 d=$S/root/planted1; mkdir -p "$d"; ln -s "$S/victim" "$d/results.csv"
-# (exit 1: the row cannot be written, or the tiny case failed on its own)
-judge "run dir: results.csv planted as a link" 1 "" \
-	"$MM" run pageout -o "$d" "${small[@]}"
+check "run dir: results.csv planted as a link (setup)" planted "$d/results.csv"
+judge "run dir: results.csv planted as a link: the case fails, the link not followed" 1 \
+	"cannot open results.csv: Too many levels of symbolic links" "$MM" run pageout -o "$d" "${small[@]}"
+check "run dir: the planted results.csv is still the link" planted "$d/results.csv"
 d=$S/root/planted2; mkdir -p "$d"; ln -s "$S/victim" "$d/topology.xml"
-judge "run dir: topology.xml planted as a link" 0 "" "$MM" run pageout -o "$d" "${small[@]}"
+check "run dir: topology.xml planted as a link (setup)" planted "$d/topology.xml"
+judge "run dir: topology.xml planted as a link: not written through, said" 0 \
+	"hwloc could not export .*/topology.xml" "$MM" run pageout -o "$d" "${small[@]}"
+check "run dir: the planted topology.xml is still the link" planted "$d/topology.xml"
 d=$S/root/planted3; mkdir -p "$d"; ln -s "$S/victim" "$d/settings.journal"
+check "run dir: settings.journal planted as a link (setup)" planted "$d/settings.journal"
 judge "run dir: settings.journal planted as a link" 2 "symbolic links" "$MM" run pageout --set "$K/pages_to_scan=$((p2s + 1))" -o "$d" "${small[@]}"
 d=$S/root/foreign; mkdir -p "$d"; chown nobody "$d"
 judge "run dir: owned by another user" 2 "not ours alone" "$MM" run pageout -o "$d" "${small[@]}"

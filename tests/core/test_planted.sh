@@ -21,6 +21,18 @@ for pid in $(seq 1 64); do
 	ln -s "$t/victimdir" "$t/tmp/mmbench-tracefs.$pid"
 	mkdir "$t/tmp/mmbench-tracefs.$((pid + 100))"	# a planted directory
 done
+# what was planted, before and after: a check of names never planted
+# would pass on nothing
+planted() {
+	find "$t/data" "$t/tmp" -mindepth 1 -maxdepth 1 \( -type l -printf 'l %f %l\n' \) -o \
+		\( -type d -printf 'd %f\n' \) | sort
+}
+planted >"$t/planted.before"
+[ "$(grep -c "^l mmbench-[0-9]*-[01]\.dat $t/victim\$" "$t/planted.before")" = 128 ] &&
+	[ "$(grep -c "^l mmbench-tracefs\.[0-9]* $t/victimdir\$" "$t/planted.before")" = 64 ] &&
+	[ "$(grep -c '^d mmbench-tracefs\.' "$t/planted.before")" = 64 ] &&
+	pass "setup: 128 data file links, 64 mount point links and 64 directories planted" ||
+	fail "setup: planted names" "$(sort "$t/planted.before" | cut -c1 | uniq -c | tr '\n' ' ')"
 
 # pageout into a directory full of planted names: refused, victim intact.
 unshare -m -p -f --mount-proc "$MMBENCH" run pageout -p instances=2 -p size_mb=1 \
@@ -44,6 +56,9 @@ if grep -q '^rc=0$' "$t/ns.out" && ! grep -q tracefs "$t/ns.out" && [ -z "$(ls "
 else
 	fail "tracefs: planted mount point" "$(tr '\n' '|' <"$t/ns.out") $(ls "$t/victimdir" | head -3) $(tail -2 "$t/err2")"
 fi
+planted >"$t/planted.after"
+cmp -s "$t/planted.before" "$t/planted.after" && pass "the planted names are all still there, unchanged" ||
+	fail "planted names changed" "$(diff "$t/planted.before" "$t/planted.after" | head -3)"
 [ "$(ls "$t/tmp" | grep -cv '^mmbench-tracefs\.[0-9]*$')" = 0 ] &&
 	pass "tracefs: no mount directory left behind" || fail "tracefs: left behind" "$(ls "$t/tmp" | grep -v '^mmbench-tracefs\.[0-9]*$')"
 finish

@@ -11,6 +11,7 @@ valid_csv() {	# every line complete, 11 fields, and libcsv (summary) reads it
 		"$MMBENCH" summary "$(dirname "$f")" >/dev/null
 }
 
+lines_at_least() { [ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]; }
 # crash_run DIR FILE LINES DELAY ARGS...: run pageout with ARGS into DIR;
 # once DIR/FILE has LINES lines, wait DELAY s and SIGKILL mmbench and the
 # case's process group at once, as a machine crash would stop them.
@@ -19,35 +20,40 @@ crash_run() {
 	shift 4
 	"$MMBENCH" run pageout "$@" -w 0 -o "$d" >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 1 300); do
-		[ "$(cat "$d/$f" 2>/dev/null | wc -l)" -ge "$lines" ] && break
-		sleep 0.1
-	done
+	wait_until 300 lines_at_least "$d/$f" "$lines"
 	sleep "$delay"
 	child=$(pgrep -P $pid | head -1)
 	kill -KILL $pid; [ -n "$child" ] && kill -KILL -- -"$child" 2>/dev/null
 	wait $pid 2>/dev/null
 }
 
-# Timeout: the first case hangs past --timeout, the second still runs.
-"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=5,0.2 -i 1 -w 0 \
-	--timeout 2 -o "$t/to" >/dev/null 2>&1
+# Timeout: the first case hangs past --timeout (it would run 10 minutes),
+# the second still runs; its 0.2 s of loops have 10 s, so a loaded
+# machine does not time it out too.
+"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=600,0.2 -i 1 -w 0 \
+	--timeout 10 -o "$t/to" >/dev/null 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q 'duration_s=5;.*,timeout,no result after 2 s' "$t/to/cases.csv" &&
+[ $rc -eq 1 ] && grep -q 'duration_s=600;.*,timeout,no result after 10 s' "$t/to/cases.csv" &&
 	grep -q 'duration_s=0.2;.*,pass,' "$t/to/cases.csv" &&
 	pass "timeout: case recorded as timeout, next case ran" || fail "timeout" "rc=$rc $(cat "$t/to/cases.csv")"
 
 # Crash (SIGSEGV) and kill (SIGKILL, as the OOM killer does) of a case.
+# Each case waits at its stop point "locked" (MMBENCH_STOP_AT, once it
+# holds the settings lock) for SIGUSR1: the first is sent the signal there,
+# the second let go. Events, not a delay, decide when.
+stop_pids() { sed -n 's/.*stop point .* reached by pid \([0-9]*\).*/\1/p' "$1"; }
+stops_at_least() { [ "$(stop_pids "$1" | wc -l)" -ge "$2" ]; }
 for sig in SEGV KILL; do
-	"$MMBENCH" run pageout -p instances=1 -p size_mb=4 -p duration_s=30,0.2 -i 1 -w 0 \
-		-o "$t/$sig" >/dev/null 2>&1 &
+	MMBENCH_STOP_AT=case/locked "$MMBENCH" run pageout -p instances=1 -p size_mb=4 \
+		-p duration_s=30,0.2 -i 1 -w 0 -o "$t/$sig" >/dev/null 2>"$t/$sig.err" &
 	pid=$!
-	child=""
-	for _ in $(seq 1 50); do
-		child=$(pgrep -P $pid | head -1); [ -n "$child" ] && break; sleep 0.1
-	done
-	sleep 0.5
-	kill -$sig "$child"
+	if ! wait_until 300 stops_at_least "$t/$sig.err" 1; then
+		kill -KILL $pid; wait $pid 2>/dev/null
+		fail "crash SIG$sig" "the first case never reached its stop point: $(tail -2 "$t/$sig.err")"
+		continue
+	fi
+	kill -$sig "$(stop_pids "$t/$sig.err" | sed -n 1p)"
+	wait_until 300 stops_at_least "$t/$sig.err" 2 && kill -USR1 "$(stop_pids "$t/$sig.err" | sed -n 2p)"
 	wait $pid
 	rc=$?
 	n=$(kill -l $sig)

@@ -259,9 +259,10 @@ fi
 # guard=off: nothing backed, nothing checked, said in meta.csv.
 "$MMBENCH" run thp_storm -p threads=1 -p size_mb=256 -p guard=off -p dir="$t/data" \
 	-i 1 -w 0 -o "$t/goff" >/dev/null 2>&1
-grep -q '^note_thp_storm_guard,.*\]: none (guard=off)' "$t/goff/meta.csv" && ! grep -q ',storm_guard_' "$t/goff/results.csv" &&
+rc=$?
+[ $rc = 0 ] && grep -q '^note_thp_storm_guard,.*\]: none (guard=off)' "$t/goff/meta.csv" && ! grep -q ',storm_guard_' "$t/goff/results.csv" &&
 	pass "guard=off: none ran, no storm_guard_* rows, meta.csv says so" ||
-	fail "guard=off" "$(grep guard "$t/goff/meta.csv") $(tail -1 "$t/goff/cases.csv")"
+	fail "guard=off" "rc=$rc $(grep guard "$t/goff/meta.csv") $(tail -1 "$t/goff/cases.csv")"
 
 # A disturbed storm is recorded as such. settle_ms holds the backed memory
 # free for 4 s before the storm: the host usually takes memory back in that
@@ -356,20 +357,24 @@ rc=$?
 	pass "refuse: size beyond MemAvailable, before mapping or writing anything" ||
 	fail "refuse: size" "rc=$rc $(tail -1 "$t/big/cases.csv")"
 "$MMBENCH" run thp_storm -p threads=1 -p size_mb=$(( avail_mb * 95 / 100 )) -i 1 -w 0 -o "$t/near" >/dev/null 2>&1
-grep -q "more than 90% of MemAvailable" "$t/near/cases.csv" && pass "refuse: above 90% of MemAvailable (no swap, OOM)" ||
-	fail "refuse: 95%" "$(tail -1 "$t/near/cases.csv")"
+rc=$?
+[ $rc = 1 ] && grep -q "more than 90% of MemAvailable" "$t/near/cases.csv" && pass "refuse: above 90% of MemAvailable (no swap, OOM; exit 1)" ||
+	fail "refuse: 95%" "rc=$rc $(tail -1 "$t/near/cases.csv")"
 "$MMBENCH" run thp_storm -p threads=8 -p size_mb=4 -i 1 -w 0 -o "$t/small" >/dev/null 2>&1
-grep -q "8 threads need at least" "$t/small/cases.csv" && pass "refuse: fewer regions than threads, named" ||
-	fail "refuse: tiny" "$(tail -1 "$t/small/cases.csv")"
+rc=$?
+[ $rc = 1 ] && grep -q "8 threads need at least" "$t/small/cases.csv" && pass "refuse: fewer regions than threads, named (exit 1)" ||
+	fail "refuse: tiny" "rc=$rc $(tail -1 "$t/small/cases.csv")"
 "$MMBENCH" run thp_storm -p threads=1 -p size_mb=64 -p dir=/nonexistent/dir -i 1 -w 0 -o "$t/nodir" >/dev/null 2>&1
-grep -q "dir '/nonexistent/dir' is not writable" "$t/nodir/cases.csv" && pass "refuse: unwritable dir named" ||
-	fail "refuse: dir" "$(tail -1 "$t/nodir/cases.csv")"
+rc=$?
+[ $rc = 1 ] && grep -q "dir '/nonexistent/dir' is not writable" "$t/nodir/cases.csv" && pass "refuse: unwritable dir named (exit 1)" ||
+	fail "refuse: dir" "rc=$rc $(tail -1 "$t/nodir/cases.csv")"
 shm=$(awk '$3 == "tmpfs" { print $2 }' /proc/mounts | while read -r d; do [ -w "$d" ] && echo "$d" && break; done)
 if [ -n "$shm" ]; then
 	"$MMBENCH" run thp_storm -p threads=1 -p size_mb=64 -p dir="$shm" -i 1 -w 0 -o "$t/shm" >/dev/null 2>&1
-	grep -q "dir '$shm' is on tmpfs/ramfs: reading its file allocates no page cache" "$t/shm/cases.csv" &&
+	rc=$?
+	[ $rc = 1 ] && grep -q "dir '$shm' is on tmpfs/ramfs: reading its file allocates no page cache" "$t/shm/cases.csv" &&
 		pass "refuse: refill file on tmpfs (no page cache to refill with)" ||
-		fail "refuse: tmpfs dir" "$(tail -1 "$t/shm/cases.csv")"
+		fail "refuse: tmpfs dir" "rc=$rc $(tail -1 "$t/shm/cases.csv")"
 else
 	skip "refuse: tmpfs dir" "no writable tmpfs mounted"
 fi
