@@ -6,6 +6,9 @@
 #   in the background of its light tests, tests/prepare; `make
 #   check-quick` never needs it)
 #   --check  only report; exit 1 and print the apt-get command if any is missing
+# One compound command: bash reads it whole before running it, so a
+# checkout updated under a long install cannot derail it.
+{
 set -u
 front_prog=deps.sh
 . "$(cd "$(dirname "$0")" && pwd)/lib/front.sh"	# msg, die, show_help
@@ -85,3 +88,4 @@ if ! apt-get install -y -qq --no-install-recommends $missing >"$log" 2>&1; then
 fi
 rm -f "$log"
 exit 0
+}
