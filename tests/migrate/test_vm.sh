@@ -37,7 +37,7 @@ EOT
 # lab NAME LIMIT ARGS...: rc, the result directory in $dir, output in $t/out.
 # A guest that stopped answering (vm_status idle-timeout: seen once in
 # `make check`, a bookworm guest silent for 360 s in migrate_ad thp=on
-# method=migrate_pages; not reproduced in 40 runs of those cases since) is
+# method=migrate_pages; not reproduced in 30 runs of those cases since, at loads of 4 to 18) is
 # run once more in a fresh guest: a RERUN line (counted by tests/run) names
 # the case, and its state (tools/vm/capture's vm-hang.txt, the console,
 # cases.csv) is kept under results/ for the diagnosis.
