@@ -51,7 +51,7 @@ lab() {
 			[ "$(meta_get "$dir/meta.csv" vm_status)" = idle-timeout ] || break
 		keep=$TOP/results/hang-$(basename "$0" .sh)-$name-$(basename "$dir")
 		mkdir -p "$keep" && cp -p "$dir"/vm-* "$dir"/cases.csv "$dir"/run.log "$keep"/ 2>/dev/null
-		rerun "$name: lab run" "the guest stopped answering ($(grep -m1 -o 'during the case [^(]*' "$t/err")); its state in $keep; once more in a fresh guest"
+		rerun "$name: lab run" "the guest stopped answering ($(grep -m1 -o 'during the case [^(]*[^( ]' "$t/err")); its state in $keep; once more in a fresh guest"
 	done
 	[ $rc != 124 ] && [ $rc != 137 ] && [ -d "$dir" ] && return 0
 	fail "$name: lab run" "rc=$rc, no result directory: $(tail -5 "$t/err")"
