@@ -7,7 +7,9 @@
 # test's 14.4 on an idle 2-CPU machine; a pair whose inputs (tree, patches,
 # fragments, compiler, tools/kbuild) did not change is reused from
 # ~/.cache/mmbench/kbuild and the test then takes about 2 minutes (its two
-# guests). Figures of a whole `make check`: tests/README.md.
+# guests). At a load of 14-18 (a shared machine) the cold build managed
+# 11-12 files a minute: the build, not the tests, decides whether a whole
+# `make check` fits. Figures of a whole `make check`: tests/README.md.
 .PHONY: check-kbuild
 check-kbuild: bench/mmbench tools/mmcompare/mmcompare
 	@tools/deps.sh build vm kbuild-test
