@@ -63,7 +63,7 @@ line=$(grep -E '^ +loops_per_s ' <<<"$out")
 check "A/A, 3 runs a side: exit 0, loops_per_s not significant, decided by the runs (got '$line')" \
 	eval '[ $rc -eq 0 ] && grep -Eq "^ +loops_per_s +.* +same, mdc [0-9.]+% +runs 3/3 " <<<"$line"'
 check "A/A: the method says the variance is between runs, with the runs per side" \
-	eval 'tr -s "\n " "  " <<<"$out" | grep -q "Variance: between runs, the run as the unit (runs 3 and 3)"'
+	eval 'tr -s "\n " "  " <<<"$out" | grep -q "Judged: Welch.s t-test, the run as the unit (runs 3 and 3); false discovery rate"'
 check "A/A: the intro counts the runs of each side" grep -q '^mmcompare: BASE base (3 runs, 27 rows) vs NEW new (3 runs, 27 rows)' <<<"$out"
 check "A/A: no warning without --iterations-as-samples" eval '! grep -q "iterations-as-samples" "$t/err"'
 "$MMC" --csv "$t/aa/base" "$t/aa/new" >"$t/aa.csv" 2>/dev/null
@@ -105,7 +105,7 @@ line=$(grep -E '^ +loops_per_s ' <<<"$out")
 check "one run a side: loops_per_s (+25%) not judged (1 run) (got '$line')" \
 	eval '[ $rc -eq 0 ] && grep -Eq "^ +loops_per_s +.* +\+2[0-9]\.[0-9]+% +not judged \(1 run\)$" <<<"$line"'
 check "one run a side: the method says how to judge times" \
-	eval 'tr -s "\n " "  " <<<"$out" | grep -q "times are not judged (a run.s iterations share the machine.s state): --runs N, or --iterations-as-samples"'
+	eval 'tr -s "\n " "  " <<<"$out" | grep -q "Judged: Welch.s t-test, one run per side, so counts by their iterations and times not at all (a run.s iterations share the machine.s state: --runs N, or --iterations-as-samples)"'
 check "one run a side: the summary counts the time not judged, the evidence among them" \
 	eval 'tr -s "\n " "  " <<<"$out" | grep -q "; 1 times not judged (one run per side, evidence among them)"'
 "$MMC" --all "$t/one/base" "$t/one/new" >"$t/all" 2>/dev/null

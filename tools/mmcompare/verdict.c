@@ -725,13 +725,13 @@ static int runs_list(const struct cmp *c, char *b, size_t len)
 }
 
 /*
- * What the variance of the tests was: the runs' (the run as the unit),
- * the iterations' of one run per side (counts only), or every iteration
- * (--iterations-as-samples, with its warning).
+ * What the tests' samples were: the runs (the run as the unit), the
+ * iterations of one run per side (counts only), or every iteration
+ * (--iterations-as-samples, whose warning is on stderr).
  */
-static void method_variance(const struct cmp *c, FILE *f, int width)
+static void method_variance(const struct cmp *c, char *b, size_t len)
 {
-	char b[1024], r[256];
+	char r[256];
 	int i, many = 0, one = 0;
 
 	for (i = 0; i < c->nsides; i++) {
@@ -740,41 +740,37 @@ static void method_variance(const struct cmp *c, FILE *f, int width)
 	}
 	runs_list(c, r, sizeof(r));
 	if (c->opts.iterations_as_samples)
-		snprintf(b, sizeof(b), "Variance: every iteration as an independent sample "
-			 "(--iterations-as-samples; runs %s): iterations of one run share the "
-			 "machine's state, so differences between runs read as changes.", r);
+		snprintf(b, len, "every iteration a sample (--iterations-as-samples, runs %s: a "
+			 "run's iterations share the machine's state, p comes out too small)", r);
 	else if (many)
-		snprintf(b, sizeof(b), "Variance: between runs, the run as the unit (runs %s%s).",
-			 r, !one ? "" : c->nsides == 2 ?
-			 "; the side of one run takes the other's spread of runs" :
-			 "; a side of one run takes BASE's spread of runs; with BASE of one run "
-			 "too, its counts are judged by their iterations, its times not at all");
+		snprintf(b, len, "the run as the unit (runs %s%s)", r,
+			 !one ? "" : c->nsides == 2 ? "; the side of one run takes the other's "
+			 "spread of runs" : "; a side of one run takes BASE's spread of runs, "
+			 "against BASE of one run only its counts are judged");
 	else
-		snprintf(b, sizeof(b), "Variance: one run per side, so counts are judged by "
-			 "their iterations and times are not judged (a run's iterations share "
-			 "the machine's state): --runs N, or --iterations-as-samples.");
-	vd_wrap(f, b, width);
+		snprintf(b, len, "one run per side, so counts by their iterations and times not "
+			 "at all (a run's iterations share the machine's state: --runs N, or "
+			 "--iterations-as-samples)");
 }
 
 static void method(const struct cmp *c, FILE *f, int width)
 {
-	char b[1024];
+	char b[1536], v[768];
 	int i, n = 0, o;
 
+	method_variance(c, v, sizeof(v));
 	if (c->opts.correction == CMP_BH)
-		snprintf(b, sizeof(b), "Judged: Welch's t-test, false discovery rate %g over %zu "
-			 "comparisons (Benjamini-Hochberg; p(BH): adjusted p).", c->alpha,
+		snprintf(b, sizeof(b), "Judged: Welch's t-test, %s; false discovery rate %g over "
+			 "%zu comparisons (Benjamini-Hochberg; p(BH): adjusted p).", v, c->alpha,
 			 c->nfamily);
 	else
-		snprintf(b, sizeof(b), "Judged: Welch's t-test, raw p < %g, no correction for "
-			 "the %zu comparisons.", c->alpha, c->nfamily);
+		snprintf(b, sizeof(b), "Judged: Welch's t-test, %s; raw p < %g, no correction "
+			 "for the %zu comparisons.", v, c->alpha, c->nfamily);
 	vd_wrap(f, b, width);
-	method_variance(c, f, width);
 	snprintf(b, sizeof(b), "exact: no variance on either side (n >= %d), a certain "
-		 "change. mdc: the smallest change found with 80%% power at p < %.3g (%s), "
-		 "from the variance that decided.", CMP_MIN_N, c->mdc_level,
-		 c->opts.correction == CMP_BH ? "the raw p Benjamini-Hochberg asks of one more "
-		 "significant line" : "alpha");
+		 "change. mdc: the smallest change found with 80%% power at p < %.3g (the "
+		 "level that decides) from the variance that decided.", CMP_MIN_N,
+		 c->mdc_level);
 	vd_wrap(f, b, width);
 	for (i = 0; i < c->nsides; i++)
 		n += c->emulated[i];
