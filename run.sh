@@ -3,6 +3,9 @@
 #   ./run.sh                      install missing packages, build, run the
 #                                 quick suite on the running kernel
 #   ./run.sh --suite NAME|FILE --label L --iterations N --out ROOT
+#   ./run.sh --runs 3 --precision 3   three runs, each case to a 95%
+#                                 half-width of 3% (more runs until their
+#                                 means are within it)
 #   ./run.sh --vm KERNEL [--vm-*] ...   the same inside a QEMU guest (tools/vm/lab)
 #   ./run.sh --vm A --vm B ...          a pair (or --vm-pair A,B): both guests,
 #                                       then the verdict of their comparison
@@ -68,20 +71,75 @@ front_build || exit 1
 	msg "linux-perf could not be installed; the profile will be skipped (meta.csv says why)"; }
 
 [ -n "$label" ] || label=$(uname -r)
-dir="$root/$label/$(date +%Y%m%d-%H%M%S)-$(hostname)"
-echo "run.sh: suite $front_suite_file on $(uname -r), results in $dir"
-bench/mmbench suite "$front_suite_file" -o "$dir" --label "$label" "${front_mm_args[@]}"
-rc=$?
-echo
-if [ -f "$dir/results.csv" ] || [ -f "$dir/cases.csv" ]; then
-	bench/mmbench summary "$dir"
+
+# One invocation: a new mmbench process and run directory under the label
+# (a new second: the run_id is the directory's time stamp). Sets dir, rc.
+run_once()
+{
+	local n=$1
+
+	dir="$root/$label/$(date +%Y%m%d-%H%M%S)-$(hostname)"
+	while [ -e "$dir" ] || [[ " ${dirs[*]} " == *" $dir "* ]]; do
+		sleep 1
+		dir="$root/$label/$(date +%Y%m%d-%H%M%S)-$(hostname)"
+	done
+	echo "run.sh: ${n}suite $front_suite_file on $(uname -r), results in $dir"
+	bench/mmbench suite "$front_suite_file" -o "$dir" --label "$label" "${front_mm_args[@]}"
+	rc=$?
+	echo
+	if [ -f "$dir/results.csv" ] || [ -f "$dir/cases.csv" ]; then
+		bench/mmbench summary "$dir"
+	fi
+	echo
+	echo "results: $dir"
+	case $rc in
+	0) ;;
+	4) echo "run.sh: every case was skipped (reasons in $dir/cases.csv)" ;;
+	*) echo "run.sh: mmbench exited $rc (see $dir/run.log and $dir/cases.csv)" ;;
+	esac
+}
+
+if [ "$front_runs" = 1 ]; then
+	run_once ""
+	[ -z "$front_precision" ] || bench/mmbench precision "$dir" | sed -n '1,/^$/p'
+	exit $rc
 fi
+
+# --runs N: N invocations of the suite, one after another (one side: the
+# running kernel); with --precision, more until the half-width of the
+# runs' means is within it (mmbench precision), at most --max-runs.
+dirs=() rc_all= k=0 why="--runs $front_runs"
+while :; do
+	k=$((k + 1))
+	run_once "run $k of $front_runs${front_precision:+ (at most $front_max_runs)}: "
+	dirs+=("$dir")
+	# Worst outcome wins: fail (1) over usage (2) over pass (0); skip (4)
+	# only when every run skipped; a signal ends the series.
+	[ "$rc" -ge 128 ] && { echo "run.sh: interrupted (exit $rc): no further run"; exit "$rc"; }
+	case "$rc_all,$rc" in
+	,*) rc_all=$rc ;;
+	*,1|1,*) rc_all=1 ;;
+	*,2|2,*) rc_all=2 ;;
+	4,4) rc_all=4 ;;
+	*) rc_all=0 ;;
+	esac
+	[ "$rc" = 2 ] && break
+	echo
+	[ "$k" -lt "$front_runs" ] && continue
+	[ -n "$front_precision" ] || break
+	if bench/mmbench precision --precision "$front_precision" "${dirs[@]}" >/dev/null 2>&1; then
+		why="the runs' means within --precision $front_precision% after $k runs"
+		break
+	fi
+	if [ "$k" -ge "$front_max_runs" ]; then
+		why="--max-runs $front_max_runs before the runs' means reached --precision $front_precision%"
+		break
+	fi
+	echo "run.sh: after $k runs the runs' means are not within --precision $front_precision%: one more run (at most $front_max_runs)"
+done
+echo "run.sh: $k runs ($why), label $label:"
+printf '  %s\n' "${dirs[@]}"
 echo
-echo "results: $dir"
-case $rc in
-0) ;;
-4) echo "run.sh: every case was skipped (reasons in $dir/cases.csv)" ;;
-*) echo "run.sh: mmbench exited $rc (see $dir/run.log and $dir/cases.csv)" ;;
-esac
-exit $rc
+bench/mmbench precision ${front_precision:+--precision "$front_precision"} "${dirs[@]}"
+exit "${rc_all:-1}"
 }

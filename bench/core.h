@@ -53,6 +53,8 @@ struct mm_run {
 	char kernel[128];
 	char host[128];
 	int mirror_fd;		/* -1: no mirror */
+	/* meta.csv says vm_accel=tcg: its times are emulated, not judged */
+	bool emulated;
 };
 
 extern struct mm_run mm_run;

@@ -332,22 +332,55 @@ static void in_field(void *s, size_t len, void *data)
 	in->nf++;
 }
 
-/* The header as one line, from the fields read (for the comparison). */
-static bool in_header_ok(struct mm_csv_in *in)
+/* The header read equals HEADER. */
+static bool in_header_is(const struct mm_csv_in *in, const char *header)
 {
-	size_t n = strlen(in->header), off = 0;
+	size_t n = strlen(header), off = 0;
 
-	if (in->nf != in->ncols)
+	if (in->nf != mm_schema_ncols(header))
 		return false;
 	for (int i = 0; i < in->nf; i++) {
 		size_t l = strlen(in->f[i]);
 
-		if ((i && (off >= n || in->header[off++] != ',')) || off + l > n ||
-		    memcmp(in->header + off, in->f[i], l))
+		if ((i && (off >= n || header[off++] != ',')) || off + l > n ||
+		    memcmp(header + off, in->f[i], l))
 			return false;
 		off += l;
 	}
 	return off == n;
+}
+
+/*
+ * The header read is in->header, or an earlier form of it (a file written
+ * before the last columns existed): then its rows have that many fields.
+ */
+static bool in_header_ok(struct mm_csv_in *in)
+{
+	char *joined;
+	size_t len = 1;
+	int n;
+
+	if (in_header_is(in, in->header))
+		return true;
+	if (in->nf >= in->ncols || in->nf > MM_CSV_MAXF)
+		return false;
+	for (int i = 0; i < in->nf; i++)
+		len += strlen(in->f[i]) + 1;
+	joined = malloc(len);
+	if (!joined)
+		return false;
+	joined[0] = '\0';
+	for (int i = 0; i < in->nf; i++) {
+		if (i)
+			strcat(joined, ",");
+		strcat(joined, in->f[i]);
+	}
+	n = mm_schema_earlier(in->header, joined);
+	free(joined);
+	if (n < 0 || n != in->nf)
+		return false;
+	in->ncols = n;
+	return true;
 }
 
 static void in_row(int c, void *data)

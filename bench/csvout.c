@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "precision.h"
 
 
 #define MM_MAX_FILES 8
@@ -356,6 +357,8 @@ int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 	ret = metric_declare(ctx->wl, metric, unit, better, role, timed, claim);
 	if (ret)
 		return ret;
+	if (!ctx->warmup && mm_prec_watched(role, better, timed, mm_run.emulated))
+		mm_prec_add(metric, value);
 	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
 	snprintf(val, sizeof(val), "%.12g", value);
 	mm_row_ident(f, ctx->wl, ctx->c);

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +32,21 @@
 #include "core.h"
 #include "driver.h"
 #include "params.h"
+#include "precision.h"
 #include "profile.h"
 
-/* Shared with the child: why it skipped or failed. */
+/*
+ * Shared with the child: why it skipped or failed, and how far its measured
+ * iterations got (updated after each one, so a case killed later still
+ * says how many completed).
+ */
 struct child_report {
 	char reason[512];
+	int iterations;
+	double pct;
+	char metric[MM_METRIC_MAX + 1];
+	int nwatched;
+	int stop;	/* enum mm_stop */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -85,23 +96,80 @@ static void rm_rf(const char *path)
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* One iteration: MM_PASS, or why the case ends. */
+static int run_iteration(struct mm_ctx *ctx, int i, bool warmup)
+{
+	int ret;
+
+	ctx->iteration = i;
+	ctx->warmup = warmup;
+	ret = ctx->wl->run(ctx);
+	mm_csv_sync();
+	/* An iteration whose rows are not all on disk ends the case. */
+	if (mm_csv_error(NULL, 0))
+		return MM_FAIL;
+	mm_stop_point("iteration");
+	return ret;
+}
+
 static int run_iterations(struct mm_ctx *ctx, int n, bool warmup)
 {
 	for (int i = 0; i < n; i++) {
-		int ret;
+		int ret = run_iteration(ctx, i, warmup);
 
-		ctx->iteration = i;
-		ctx->warmup = warmup;
-		ret = ctx->wl->run(ctx);
-		mm_csv_sync();
-		/* An iteration whose rows are not all on disk ends the case. */
-		if (mm_csv_error(NULL, 0))
-			return MM_FAIL;
-		mm_stop_point("iteration");
 		if (ret != MM_PASS)
 			return ret;
 	}
 	return MM_PASS;
+}
+
+/*
+ * Whether the measured iterations stop after n of them, and why (enum
+ * mm_stop), or MM_STOP_NONE to run another. Without --precision: at -i.
+ * With it, from the minimum (-i) on: when no watched metric was emitted
+ * (nothing timed to wait for), when every watched metric's half-width is
+ * at most P% (the rule never looks at a comparison's p value), or at a
+ * limit: --max-iterations, or --max-time (the measured iterations' time so
+ * far, plus one more at their mean length, would pass it).
+ */
+static int measured_stop(const struct mm_opts *o, int n, uint64_t elapsed_ns,
+			 struct child_report *rep)
+{
+	double limit = (double)o->max_time * 1e9;
+
+	rep->nwatched = mm_prec_worst(&rep->pct, rep->metric, sizeof(rep->metric));
+	if (n < o->iterations)
+		return MM_STOP_NONE;
+	if (o->precision <= 0)
+		return MM_STOP_FIXED;
+	if (rep->nwatched == 0)
+		return MM_STOP_NOTHING;
+	if (!isnan(rep->pct) && rep->pct <= o->precision)
+		return MM_STOP_PRECISION;
+	if (n >= o->max_iterations)
+		return MM_STOP_MAX_ITER;
+	if (o->max_time && (double)elapsed_ns + (double)elapsed_ns / n > limit)
+		return MM_STOP_MAX_TIME;
+	return MM_STOP_NONE;
+}
+
+/* The measured iterations: -i of them, or as many as --precision asks. */
+static int run_measured(struct mm_ctx *ctx, const struct mm_opts *o,
+			struct child_report *rep)
+{
+	uint64_t t0 = mm_now_ns();
+
+	mm_prec_reset();
+	for (int i = 0;; i++) {
+		int ret = run_iteration(ctx, i, false);
+
+		if (ret != MM_PASS)
+			return ret;
+		rep->iterations = i + 1;
+		rep->stop = measured_stop(o, i + 1, mm_now_ns() - t0, rep);
+		if (rep->stop != MM_STOP_NONE)
+			return MM_PASS;
+	}
 }
 
 int mm_apply_sets(const struct mm_opts *o, char *why, size_t len)
@@ -175,7 +243,7 @@ static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
 		mm_profile_case_begin(ctx);
 		ret = run_iterations(ctx, o->warmups, true);
 		if (ret == MM_PASS)
-			ret = run_iterations(ctx, o->iterations, false);
+			ret = run_measured(ctx, o, rep);
 		if (wl->cleanup)
 			wl->cleanup(ctx);
 		if (mm_profile_case_end(ctx) > 0)
@@ -234,15 +302,32 @@ static int case_row(const struct mm_ctx *ctx, const char *file, const char *head
 }
 
 static int record_case(const struct mm_ctx *ctx, const char *status,
-		       const char *reason, int sig, double secs, char *why,
+		       const char *reason, int sig, double secs,
+		       const struct mm_case_outcome *oc, double target, char *why,
 		       size_t len)
 {
-	char sigs[16], dur[32];
-	const char *f[10] = { [6] = status, [7] = reason, [8] = sigs, [9] = dur };
+	char sigs[16], dur[32], it[16] = "0", tgt[32] = "", pct[32] = "";
+	const char *f[MM_CASE_NCOLS] = {
+		[MM_CASE_STATUS] = status, [MM_CASE_REASON] = reason,
+		[MM_CASE_SIGNAL] = sigs, [MM_CASE_DURATION] = dur,
+		[MM_CASE_ITERATIONS] = it, [MM_CASE_PREC_TARGET] = tgt,
+		[MM_CASE_PREC_PCT] = pct, [MM_CASE_PREC_METRIC] = "",
+		[MM_CASE_STOPPED_BY] = "",
+	};
 
 	snprintf(sigs, sizeof(sigs), "%d", sig);
 	snprintf(dur, sizeof(dur), "%.3f", secs);
-	return case_row(ctx, "cases.csv", MM_CASES_HEADER, f, 10, why, len);
+	if (oc) {
+		snprintf(it, sizeof(it), "%d", oc->iterations);
+		if (isfinite(oc->pct)) {
+			snprintf(pct, sizeof(pct), "%.4g", oc->pct);
+			f[MM_CASE_PREC_METRIC] = oc->metric;
+		}
+		f[MM_CASE_STOPPED_BY] = mm_stop_word(oc->stop);
+	}
+	if (target > 0)
+		snprintf(tgt, sizeof(tgt), "%g", target);
+	return case_row(ctx, "cases.csv", MM_CASES_HEADER, f, MM_CASE_NCOLS, why, len);
 }
 
 /*
@@ -300,14 +385,18 @@ static int make_scratch(const char *path)
 	return mkdir(path, 0700) < 0 ? -errno : 0;
 }
 
-/* Record the outcome; a row that cannot be written makes the case fail. */
+/*
+ * Record the outcome (with the measured iterations' record oc, when the
+ * case got that far); a row that cannot be written makes the case fail.
+ */
 static int finish_case(const struct mm_ctx *ctx, int ret, const char *status,
-		       const char *reason, int sig, uint64_t t0)
+		       const char *reason, int sig, uint64_t t0,
+		       const struct mm_case_outcome *oc, double target)
 {
 	char why[200];
 
 	if (record_case(ctx, status, reason, sig, (double)(mm_now_ns() - t0) / 1e9,
-			why, sizeof(why)) < 0) {
+			oc, target, why, sizeof(why)) < 0) {
 		mm_logf("mmbench: %s: the outcome of %s [%s] (%s%s%s) is not on disk",
 			why, ctx->wl->name, mm_case_string(ctx->c), status,
 			reason[0] ? ": " : "", reason);
@@ -320,7 +409,8 @@ static int finish_case(const struct mm_ctx *ctx, int ret, const char *status,
 }
 
 static int run_case(const struct workload *wl, const struct mm_case *c,
-		    const struct mm_opts *o, const void *params)
+		    const struct mm_opts *o, const void *params,
+		    struct mm_case_outcome *oc)
 {
 	struct mm_ctx ctx = { .wl = wl, .c = c };
 	struct child_report *rep;
@@ -342,27 +432,28 @@ static int run_case(const struct workload *wl, const struct mm_case *c,
 		/* A case that could crash the machine unnamed does not run. */
 		snprintf(reason + strlen(reason), sizeof(reason) - strlen(reason),
 			 "; the case was not run");
-		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0, NULL, o->precision);
 	}
 	ret = make_scratch(scratch);
 	if (ret < 0) {
 		snprintf(reason, sizeof(reason), "scratch directory %s: %s", scratch,
 			 strerror(-ret));
-		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0, NULL, o->precision);
 	}
 	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (rep == MAP_FAILED) {
 		snprintf(reason, sizeof(reason), "mmap: %s", strerror(errno));
-		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0, NULL, o->precision);
 	}
+	rep->pct = NAN;
 	mm_stop_point("case-start");
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		snprintf(reason, sizeof(reason), "fork: %s", strerror(errno));
 		munmap(rep, sizeof(*rep));
-		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0);
+		return finish_case(&ctx, MM_FAIL, "fail", reason, 0, t0, NULL, o->precision);
 	}
 	if (pid == 0)
 		_exit(child_main(&ctx, o, rep, driver));
@@ -399,25 +490,37 @@ static int run_case(const struct workload *wl, const struct mm_case *c,
 		if (ret != MM_PASS && ret != MM_SKIP)
 			ret = MM_FAIL;
 	}
+	oc->status = ret;
+	oc->iterations = rep->iterations;
+	oc->pct = rep->pct;
+	snprintf(oc->metric, sizeof(oc->metric), "%s", rep->metric);
+	oc->nwatched = rep->nwatched;
+	/* how the iterations stopped: only for a case that ended well */
+	oc->stop = ret == MM_PASS ? rep->stop : MM_STOP_NONE;
 	munmap(rep, sizeof(*rep));
-	return finish_case(&ctx, ret, status, reason, sig, t0);
+	return finish_case(&ctx, ret, status, reason, sig, t0, oc, o->precision);
 }
 
 int mm_run_case(const struct workload *wl, const struct mm_case *c,
-		const struct mm_opts *o)
+		const struct mm_opts *o, struct mm_case_outcome *out)
 {
 	/* The workload's typed parameters, read from the case once. */
 	void *params = calloc(1, wl->params_size ? wl->params_size : 1);
+	struct mm_case_outcome oc = { .pct = NAN };
 	int ret;
 
 	if (!params) {
 		struct mm_ctx ctx = { .wl = wl, .c = c };
 
-		return finish_case(&ctx, MM_FAIL, "fail", "out of memory for the parameters",
-				   0, mm_now_ns());
+		ret = finish_case(&ctx, MM_FAIL, "fail", "out of memory for the parameters",
+				  0, mm_now_ns(), NULL, o->precision);
+	} else {
+		mm_params_fill(wl, c, params);
+		ret = run_case(wl, c, o, params, &oc);
+		free(params);
 	}
-	mm_params_fill(wl, c, params);
-	ret = run_case(wl, c, o, params);
-	free(params);
+	oc.status = ret;
+	if (out)
+		*out = oc;
 	return ret;
 }

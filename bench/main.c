@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "core.h"
 #include "driver.h"
 #include "params.h"
+#include "precision.h"
 #include "profile.h"
 
 #define MAX_META 64
@@ -31,11 +33,18 @@ static void usage(FILE *f)
 	      "       mmbench sysinfo [-o CSV_FILE] [-x TOPOLOGY_XML]\n"
 	      "       mmbench restore RUN_DIR\n"
 	      "       mmbench summary RUN_DIR\n"
+	      "       mmbench precision [--precision P] RUN_DIR...\n"
 	      "       mmbench check-label LABEL\n"
 	      "       mmbench field [--where COL=VALUE] [--last] [--lines] FILE COLUMN...\n"
 	      "       mmbench field --header FILE | --csv VALUE... | --schema\n"
 	      "options for run and suite:\n"
 	      "  -i, --iterations N   measured iterations per case (default 5)\n"
+	      "      --precision P    add iterations after -i (the minimum) until the\n"
+	      "                       95% half-width of every judged timed evidence\n"
+	      "                       metric is at most P% of its mean (0 < P <= 100)\n"
+	      "      --max-iterations N  ... or N iterations (default 50)\n"
+	      "      --max-time SEC   ... or no iteration added past SEC of measured\n"
+	      "                       iterations (default: half of --timeout)\n"
 	      "  -w, --warmups N      warm-up iterations per case, reported in\n"
 	      "                       warmup.csv, never in results.csv (default 1)\n"
 	      "  -o, --out DIR        the run directory (default\n"
@@ -159,7 +168,7 @@ static int cmd_info(const char *name)
 
 struct run_opts {
 	struct mm_opts o;
-	bool iter_set, warm_set, dry_run;
+	bool iter_set, warm_set, dry_run, max_iter_set, max_time_set;
 	const char *out, *root, *label, *mirror, *probe;
 	char *meta[MAX_META];
 	int nmeta;
@@ -250,7 +259,21 @@ static int check_meta(const char *arg)
 
 enum { OPT_ROOT = 256, OPT_LABEL, OPT_TIMEOUT, OPT_PROBE, OPT_META, OPT_MIRROR,
        OPT_SET, OPT_DRY_RUN, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_CAP,
-       OPT_PROFILE_KALLSYMS };
+       OPT_PROFILE_KALLSYMS, OPT_PRECISION, OPT_MAX_ITER, OPT_MAX_TIME };
+
+/* --precision P: a decimal in (0, 100]. */
+static int parse_precision(const char *s, double *out)
+{
+	double v = mm_decimal_real(s) ? strtod(s, NULL) : NAN;
+
+	if (!(v > 0 && v <= 100)) {
+		fprintf(stderr, "mmbench: --precision: '%s' is not a percentage above 0 "
+			"and at most 100\n", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
 
 static const struct option long_opts[] = {
 	{ "iterations", required_argument, NULL, 'i' },
@@ -269,6 +292,9 @@ static const struct option long_opts[] = {
 	{ "profile-freq", required_argument, NULL, OPT_PROFILE_FREQ },
 	{ "profile-cap", required_argument, NULL, OPT_PROFILE_CAP },
 	{ "profile-kallsyms", required_argument, NULL, OPT_PROFILE_KALLSYMS },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "max-iterations", required_argument, NULL, OPT_MAX_ITER },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -372,6 +398,22 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 					return -1;
 				ro->o.timeout = (unsigned int)v;
 				break;
+			case OPT_PRECISION:
+				if (parse_precision(optarg, &ro->o.precision) < 0)
+					return -1;
+				break;
+			case OPT_MAX_ITER:
+				if (parse_count("--max-iterations", optarg, 1, 100000, &v) < 0)
+					return -1;
+				ro->o.max_iterations = v;
+				ro->max_iter_set = true;
+				break;
+			case OPT_MAX_TIME:
+				if (parse_count("--max-time", optarg, 1, 86400 * 7, &v) < 0)
+					return -1;
+				ro->o.max_time = (unsigned int)v;
+				ro->max_time_set = true;
+				break;
 			case OPT_SET:
 				if (check_set(optarg) < 0 || ro->o.nsets == MAX_META) {
 					if (ro->o.nsets == MAX_META)
@@ -398,6 +440,41 @@ static int parse_opts(int argc, char **argv, struct run_opts *ro,
 		}
 	}
 	return optind;
+}
+
+/*
+ * The precision options together, after parsing: the limits need
+ * --precision, --max-time must end before --timeout kills the case, and
+ * an -i above --max-iterations is a contradiction. Defaults: 50
+ * iterations, half of --timeout.
+ */
+static int check_precision(struct run_opts *ro)
+{
+	struct mm_opts *o = &ro->o;
+
+	if (o->precision <= 0) {
+		if (ro->max_iter_set || ro->max_time_set) {
+			fprintf(stderr, "mmbench: %s limits --precision P, which is not given\n",
+				ro->max_iter_set ? "--max-iterations" : "--max-time");
+			return -1;
+		}
+		return 0;
+	}
+	if (!ro->max_iter_set)
+		o->max_iterations = 50;
+	if (!ro->max_time_set)
+		o->max_time = o->timeout / 2 ? o->timeout / 2 : 1;
+	if (o->max_time >= o->timeout) {
+		fprintf(stderr, "mmbench: --max-time %u is not below --timeout %u: the case "
+			"would be killed first\n", o->max_time, o->timeout);
+		return -1;
+	}
+	if (ro->iter_set && ro->max_iter_set && o->iterations > o->max_iterations) {
+		fprintf(stderr, "mmbench: --iterations %d (the minimum) is above "
+			"--max-iterations %d\n", o->iterations, o->max_iterations);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -522,6 +599,9 @@ static int setup_run(struct run_opts *ro, int argc, char **argv)
 		if (mm_topology_xml(topo) < 0)
 			mm_logf("mmbench: hwloc could not export %s", topo);
 	}
+	/* A TCG guest's times are emulated: not judged, not watched. */
+	mm_run.emulated = !strcmp(mm_meta_get(mm_run.dir, "vm_accel", why, sizeof(why)),
+				  "tcg");
 	return 0;
 }
 
@@ -586,10 +666,65 @@ static int dry_run(struct plan *plans, int nplans, struct run_opts *ro)
 	return fflush(stdout) ? MM_FAIL : MM_PASS;
 }
 
+/* What --precision came to, over the cases of the run. */
+struct prec_tally {
+	int reached, nothing, limited;
+	char limited_list[1024];
+};
+
+/*
+ * After a case under --precision: how its iterations stopped, on its own
+ * line below the case's progress line ("[k/N] ... stopped by
+ * --max-iterations 50 before --precision 3%: 4.21% (loops_per_s)").
+ */
+static void precision_line(int done, int total, const char *what,
+			   const struct mm_case_outcome *oc, const struct mm_opts *o,
+			   struct prec_tally *t)
+{
+	char pct[96] = "", lim[64] = "";
+
+	if (oc->status != MM_PASS)
+		return;
+	if (isfinite(oc->pct))
+		snprintf(pct, sizeof(pct), "%.3g%% (%s)", oc->pct, oc->metric);
+	else
+		snprintf(pct, sizeof(pct), "not measurable (a mean of 0, or one value)");
+	switch (oc->stop) {
+	case MM_STOP_PRECISION:
+		t->reached++;
+		mm_logf("[%d/%d] %s: precision %s <= %g%% after %d iterations", done, total,
+			what, pct, o->precision, oc->iterations);
+		return;
+	case MM_STOP_NOTHING:
+		t->nothing++;
+		mm_logf("[%d/%d] %s: no judged timed evidence metric (counts, or emulated "
+			"times): stopped at the minimum, %d iterations", done, total, what,
+			oc->iterations);
+		return;
+	case MM_STOP_MAX_ITER:
+		snprintf(lim, sizeof(lim), "--max-iterations %d", o->max_iterations);
+		break;
+	case MM_STOP_MAX_TIME:
+		snprintf(lim, sizeof(lim), "--max-time %u s", o->max_time);
+		break;
+	default:
+		return;
+	}
+	t->limited++;
+	mm_logf("[%d/%d] %s: stopped by %s before --precision %g%%: reached %s after "
+		"%d iterations", done, total, what, lim, o->precision, pct, oc->iterations);
+	if (strlen(t->limited_list) < sizeof(t->limited_list) - 200)
+		snprintf(t->limited_list + strlen(t->limited_list),
+			 sizeof(t->limited_list) - strlen(t->limited_list), "%s%.120s (%s)",
+			 t->limited_list[0] ? "; " : "", what, oc->stop == MM_STOP_MAX_ITER ?
+			 "--max-iterations" : "--max-time");
+}
+
 /* Run every case of every plan; returns the exit status of the run. */
 static int execute(struct plan *plans, int nplans, struct run_opts *ro)
 {
 	int total = 0, done = 0, passed = 0, failed = 0, skipped = 0;
+	struct prec_tally tally = { 0 };
 	uint64_t t0 = mm_now_ns();
 
 	for (int i = 0; i < nplans; i++)
@@ -600,8 +735,12 @@ static int execute(struct plan *plans, int nplans, struct run_opts *ro)
 
 		o.iterations = ro->iter_set ? ro->o.iterations : plans[i].iterations;
 		o.warmups = ro->warm_set ? ro->o.warmups : plans[i].warmups;
+		/* a suite line's -i above --max-iterations: its -i */
+		if (o.max_iterations < o.iterations)
+			o.max_iterations = o.iterations;
 		for (int k = 0; k < plans[i].pl.ncases && !mm_driver_interrupted(); k++) {
 			struct mm_case *c = malloc(sizeof(*c));
+			struct mm_case_outcome oc;
 			char what[2200];
 			int ret;
 
@@ -611,11 +750,13 @@ static int execute(struct plan *plans, int nplans, struct run_opts *ro)
 			snprintf(what, sizeof(what), "%s %s", plans[i].pl.wl->name,
 				 mm_case_string(c));
 			progress(done, total, t0, what);
-			ret = mm_run_case(plans[i].pl.wl, c, &o);
+			ret = mm_run_case(plans[i].pl.wl, c, &o, &oc);
 			passed += ret == MM_PASS;
 			skipped += ret == MM_SKIP;
 			failed += ret != MM_PASS && ret != MM_SKIP;
 			done++;
+			if (o.precision > 0)
+				precision_line(done, total, what, &oc, &o, &tally);
 			free(c);
 		}
 	}
@@ -626,6 +767,11 @@ static int execute(struct plan *plans, int nplans, struct run_opts *ro)
 		mm_logf("mmbench: --mirror: a line could not be written: %s; the mirror "
 			"lacks lines of this run", strerror(mm_mirror_error()));
 	}
+	if (ro->o.precision > 0)
+		mm_logf("mmbench: --precision %g%%: %d case(s) reached it, %d had no judged "
+			"timed evidence (stopped at the minimum), %d stopped by a limit first%s%s",
+			ro->o.precision, tally.reached, tally.nothing, tally.limited,
+			tally.limited ? ": " : "", tally.limited_list);
 	if (mm_driver_interrupted()) {
 		mm_logf("mmbench: interrupted by signal %d; settings restored",
 			mm_driver_interrupted());
@@ -678,7 +824,7 @@ static int cmd_run(int argc, char **argv)
 	if (plan_init(pn, argv[1], "") < 0)
 		goto out;
 	idx = parse_opts(argc - 1, argv + 1, &ro, pn, true);
-	if (idx < 0)
+	if (idx < 0 || check_precision(&ro) < 0)
 		goto out;
 	if (idx < argc - 1) {
 		fprintf(stderr, "mmbench run: unexpected argument '%s'\n", argv[idx + 1]);
@@ -882,7 +1028,7 @@ static int cmd_suite(int argc, char **argv)
 	}
 	/* argv[1] (the file) stands where getopt expects the program name. */
 	idx = parse_opts(argc - 1, argv + 1, &ro, NULL, true);
-	if (idx < 0)
+	if (idx < 0 || check_precision(&ro) < 0)
 		goto out;
 	if (idx != argc - 1) {
 		fprintf(stderr, "mmbench suite: unexpected argument '%s'\n", argv[idx + 1]);
@@ -1001,6 +1147,8 @@ int main(int argc, char **argv)
 		return cmd_restore(argc - 1, argv + 1);
 	if (strcmp(cmd, "summary") == 0 && argc == 3)
 		return close_stdout("summary", "standard output", mm_summary(argv[2]));
+	if (strcmp(cmd, "precision") == 0)
+		return mm_precision_cmd(argc - 1, argv + 1);
 	if (strcmp(cmd, "check-label") == 0 && argc == 3)
 		return cmd_check_label(argv[2]);
 	if (strcmp(cmd, "field") == 0)

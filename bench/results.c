@@ -21,6 +21,22 @@ const struct mm_schema_file mm_schema_files[] = {
 	{ NULL, NULL },
 };
 
+/* Each header, and an earlier form of it that readers still take. */
+static const struct {
+	const char *header, *earlier;
+} schema_earlier[] = {
+	{ MM_CASES_HEADER, MM_CASES_HEADER_10 },
+};
+
+int mm_schema_earlier(const char *header, const char *file_header)
+{
+	for (size_t i = 0; i < sizeof(schema_earlier) / sizeof(schema_earlier[0]); i++)
+		if (!strcmp(header, schema_earlier[i].header) &&
+		    !strcmp(file_header, schema_earlier[i].earlier))
+			return mm_schema_ncols(file_header);
+	return -1;
+}
+
 const char *mm_schema_header(const char *file)
 {
 	for (const struct mm_schema_file *f = mm_schema_files; f->name; f++)

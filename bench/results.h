@@ -25,8 +25,15 @@
 
 /* results.csv (and warmup.csv): one row per metric and iteration. */
 #define MM_RESULTS_HEADER MM_KEY_COLUMNS ",iteration,metric,value,unit,better"
-/* cases.csv: one row per case that ended. */
-#define MM_CASES_HEADER MM_KEY_COLUMNS ",status,reason,signal,duration_s"
+/*
+ * cases.csv: one row per case that ended. Its last five columns (the
+ * measured iterations and the precision they reached, bench/SCHEMA.md)
+ * came later: a file with only the first ten (MM_CASES_HEADER_10) is
+ * still read (mm_schema_earlier()).
+ */
+#define MM_CASES_HEADER_10 MM_KEY_COLUMNS ",status,reason,signal,duration_s"
+#define MM_CASES_HEADER MM_CASES_HEADER_10 \
+	",iterations,precision_target_pct,precision_pct,precision_metric,stopped_by"
 /* started.csv: one row per case, on disk before the case runs. */
 #define MM_STARTED_HEADER MM_KEY_COLUMNS ",start_time"
 /* samples.csv: raw per-event samples (latency CDFs). */
@@ -63,7 +70,9 @@ enum mm_key_col { MM_COL_SCHEMA, MM_COL_RUN_ID, MM_COL_LABEL, MM_COL_KERNEL,
 enum mm_results_col { MM_RES_ITERATION = MM_NKEY, MM_RES_METRIC, MM_RES_VALUE,
 		      MM_RES_UNIT, MM_RES_BETTER, MM_RES_NCOLS };
 enum mm_cases_col { MM_CASE_STATUS = MM_NKEY, MM_CASE_REASON, MM_CASE_SIGNAL,
-		    MM_CASE_DURATION, MM_CASE_NCOLS };
+		    MM_CASE_DURATION, MM_CASE_ITERATIONS, MM_CASE_PREC_TARGET,
+		    MM_CASE_PREC_PCT, MM_CASE_PREC_METRIC, MM_CASE_STOPPED_BY,
+		    MM_CASE_NCOLS };
 enum mm_started_col { MM_START_TIME = MM_NKEY, MM_START_NCOLS };
 enum mm_samples_col { MM_SAMP_ITERATION = MM_NKEY, MM_SAMP_TASK, MM_SAMP_CLASS,
 		      MM_SAMP_VALUE_NS, MM_SAMP_NCOLS };
@@ -81,6 +90,13 @@ struct mm_schema_file {
 extern const struct mm_schema_file mm_schema_files[];
 /* The header of a schema file by name ("warmup.csv" too), or NULL. */
 const char *mm_schema_header(const char *file);
+/*
+ * A file header that is an earlier form of the schema's header (the same
+ * columns, fewer at the end, as a file written before the later columns
+ * existed has): its number of columns, or -1. Readers that require a
+ * header (mm_csv_read()) take such a file; its rows have that many fields.
+ */
+int mm_schema_earlier(const char *header, const char *file_header);
 /* The 0-based position of column NAME in a header line; -1 if absent. */
 int mm_schema_col(const char *header, const char *name);
 /* The name of column COL of a header line into buf ("" if none). */

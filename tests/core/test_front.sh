@@ -89,9 +89,14 @@ refused ''
 refused "\$(touch $W/CANARY)"
 check "no input ran as a command" test ! -e "$W/CANARY"
 
-# The run options' reference: one text, on every front door's --help.
-ref=$(bash -c ". '$TOP/tools/lib/front.sh'; front_run_help")
+# The run options' reference: one text, on every front door's --help
+# (tools/kbuild-pair takes neither --label nor --runs and --precision).
+ref_all=$(bash -c ". '$TOP/tools/lib/front.sh'; front_run_help")
+ref_kb=$(bash -c "front_run_opts='--suite --label --iterations --warmups --out --timeout --probe --profile --dry-run'
+	. '$TOP/tools/lib/front.sh'; front_run_help")
 for d in run.sh tools/vm/lab tools/kbuild-pair; do
+	ref=$ref_all
+	[ "$d" = tools/kbuild-pair ] && ref=$ref_kb
 	h=$("$TOP/$d" --help)
 	miss=$(while IFS= read -r l; do
 		case "$l" in *--label*|*"digits and"*) [ "$d" = tools/kbuild-pair ] && continue ;; esac
@@ -107,7 +112,7 @@ done
 # Long-running scripts: after the header, one { ... } group to the end.
 for f in run.sh tools/vm/lab tools/nightly tools/kbuild-pair tools/kbuild \
 	tools/vm/boot tools/vm/progress tools/vm/fetch-kernel tools/vm/mkinitramfs \
-	tools/bench/pageout-bench.sh tools/bench/profile-bench.sh; do
+	tools/bench/pageout-bench.sh tools/bench/profile-bench.sh tools/bench/precision-bench.sh; do
 	first=$(grep -v '^#' "$TOP/$f" | grep -v '^$' | head -n1)
 	last=$(tail -n1 "$TOP/$f")
 	[ "$first" = "{" ] && [ "$last" = "}" ] &&

@@ -12,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core.h"
+#include "driver.h"
 #include "params.h"
+#include "precision.h"
 
 static int fails;
 
@@ -252,6 +255,11 @@ static void test_schema(void)
 		{ MM_CASES_HEADER, "reason", MM_CASE_REASON },
 		{ MM_CASES_HEADER, "signal", MM_CASE_SIGNAL },
 		{ MM_CASES_HEADER, "duration_s", MM_CASE_DURATION },
+		{ MM_CASES_HEADER, "iterations", MM_CASE_ITERATIONS },
+		{ MM_CASES_HEADER, "precision_target_pct", MM_CASE_PREC_TARGET },
+		{ MM_CASES_HEADER, "precision_pct", MM_CASE_PREC_PCT },
+		{ MM_CASES_HEADER, "precision_metric", MM_CASE_PREC_METRIC },
+		{ MM_CASES_HEADER, "stopped_by", MM_CASE_STOPPED_BY },
 		{ MM_STARTED_HEADER, "start_time", MM_START_TIME },
 		{ MM_SAMPLES_HEADER, "iteration", MM_SAMP_ITERATION },
 		{ MM_SAMPLES_HEADER, "task", MM_SAMP_TASK },
@@ -355,6 +363,221 @@ static void test_journal(void)
 	rmdir(dir);
 }
 
+/* ---------------------------------------------------------------- precision */
+
+static void test_halfwidth(void)
+{
+	double flat[] = { 5, 5, 5 }, three[] = { 1, 2, 3 }, zero[] = { -1, 1 }, m;
+	/* t(0.975, 2) = 4.302652729749464: 100 * 4.3027 * 1 / sqrt(3) / 2 */
+	double want = 100 * 4.302652729749464 / sqrt(3) / 2;
+
+	CHECK("precision: no spread is a half-width of 0", mm_halfwidth_pct(flat, 3, &m) == 0 &&
+	      m == 5);
+	CHECK("precision: t(0.975, n-1) * s / sqrt(n) / |mean|",
+	      fabs(mm_halfwidth_pct(three, 3, NULL) - want) < 1e-9);
+	CHECK("precision: one value has none", isnan(mm_halfwidth_pct(three, 1, NULL)));
+	CHECK("precision: spread around a mean of 0 is unbounded",
+	      isinf(mm_halfwidth_pct(zero, 2, NULL)));
+	CHECK("precision: watched = judged timed evidence, not emulated",
+	      mm_prec_watched(MM_EVIDENCE, MM_LOWER, true, false) &&
+	      mm_prec_watched(MM_EVIDENCE, MM_HIGHER, true, false) &&
+	      !mm_prec_watched(MM_CONTEXT, MM_LOWER, true, false) &&
+	      !mm_prec_watched(MM_EVIDENCE, MM_INFO, true, false) &&
+	      !mm_prec_watched(MM_EVIDENCE, MM_LOWER, false, false) &&
+	      !mm_prec_watched(MM_EVIDENCE, MM_LOWER, true, true));
+	CHECK("schema: cases.csv's ten-column header is an earlier form",
+	      mm_schema_earlier(MM_CASES_HEADER, MM_CASES_HEADER_10) == 10 &&
+	      mm_schema_earlier(MM_CASES_HEADER, "schema,run_id") == -1 &&
+	      mm_schema_earlier(MM_RESULTS_HEADER, MM_CASES_HEADER_10) == -1);
+}
+
+/*
+ * Test workloads for the precision rule, run as cases (forked, written to
+ * a scratch run directory): one whose only evidence is a count (it varies),
+ * one whose timed evidence never varies, one whose timed evidence always
+ * does.
+ */
+struct pp {
+	long long k;
+};
+
+static const struct mm_param pparams[] = {
+	{ MM_PINT(struct pp, k), .def = "1", .min = 0, .max = 9, .help = "k" },
+	MM_PARAM_END,
+};
+
+static const struct mm_metric pmetrics[] = {
+	{ .name = "calls_per_page", .better = MM_LOWER, .role = MM_EVIDENCE },
+	{ .name = "t", .better = MM_LOWER, .role = MM_EVIDENCE },
+	MM_METRIC_END,
+};
+
+static int run_counts(struct mm_ctx *ctx)
+{
+	mm_emit(ctx, "calls_per_page", 1 + ctx->iteration % 2, "calls", MM_LOWER);
+	mm_emit(ctx, "t_context", 100 + ctx->iteration, "ns", MM_LOWER);
+	return MM_PASS;
+}
+
+static int run_flat(struct mm_ctx *ctx)
+{
+	return mm_emit(ctx, "t", 100, "ns", MM_LOWER) ? MM_FAIL : MM_PASS;
+}
+
+static int run_noisy(struct mm_ctx *ctx)
+{
+	return mm_emit(ctx, "t", ctx->iteration % 2 ? 100 : 200, "ns", MM_LOWER) ?
+	       MM_FAIL : MM_PASS;
+}
+
+#define PWL(id, fn) { .name = id, .desc = "test", .params = pparams,		\
+		      .params_size = sizeof(struct pp), .metrics = pmetrics, .run = fn }
+static const struct workload pwl_counts = PWL("pcounts", run_counts);
+static const struct workload pwl_flat = PWL("pflat", run_flat);
+static const struct workload pwl_noisy = PWL("pnoisy", run_noisy);
+
+/* A workload's rows of results.csv, and its cases.csv record. */
+struct rowcount {
+	const char *wl;
+	int n;
+	char stop[32], iters[16];
+};
+
+static void res_row(struct mm_csv_in *in, void *arg)
+{
+	struct rowcount *c = arg;
+
+	c->n += !strcmp(mm_csv_get(in, MM_COL_WORKLOAD), c->wl);
+}
+
+static void case_row(struct mm_csv_in *in, void *arg)
+{
+	struct rowcount *c = arg;
+
+	if (strcmp(mm_csv_get(in, MM_COL_WORKLOAD), c->wl))
+		return;
+	snprintf(c->stop, sizeof(c->stop), "%s", mm_csv_get(in, MM_CASE_STOPPED_BY));
+	snprintf(c->iters, sizeof(c->iters), "%s", mm_csv_get(in, MM_CASE_ITERATIONS));
+}
+
+/* Run wl once under o; its results.csv rows and its cases.csv record. */
+static int run_pcase(const char *dir, const struct workload *wl, const struct mm_opts *o,
+		     struct mm_case_outcome *oc, struct rowcount *c)
+{
+	struct mm_plist pl;
+	struct mm_case cs;
+	char err[256];
+	int ret;
+
+	mm_plist_init(&pl, wl);
+	if (mm_plist_expand(&pl, err, sizeof(err)) < 0)
+		return -1;
+	mm_plist_case(&pl, 0, &cs);
+	ret = mm_run_case(wl, &cs, o, oc);
+	mm_plist_free(&pl);
+	memset(c, 0, sizeof(*c));
+	c->wl = wl->name;
+	{
+		struct mm_csv_in in = { .prog = "unit", .header = MM_RESULTS_HEADER,
+					.row = res_row, .arg = c };
+
+		mm_csv_read(&in, dir, "results.csv");
+		mm_csv_free(&in);
+	}
+	{
+		struct mm_csv_in in = { .prog = "unit", .header = MM_CASES_HEADER,
+					.row = case_row, .arg = c };
+
+		mm_csv_read(&in, dir, "cases.csv");
+		mm_csv_free(&in);
+	}
+	return ret;
+}
+
+static void test_precision_cases(void)
+{
+	char dir[] = "/tmp/mmbench-unit-XXXXXX";
+	struct mm_opts o = { .iterations = 2, .timeout = 60, .precision = 1,
+			     .max_iterations = 5, .max_time = 30 };
+	struct mm_case_outcome oc;
+	struct rowcount c;
+	char cmd[300];
+
+	if (!mkdtemp(dir)) {
+		CHECK("precision cases: mkdtemp", 0);
+		return;
+	}
+	snprintf(mm_run.dir, sizeof(mm_run.dir), "%s", dir);
+	snprintf(mm_run.run_id, sizeof(mm_run.run_id), "unit-run");
+	snprintf(mm_run.label, sizeof(mm_run.label), "unit");
+	snprintf(mm_run.kernel, sizeof(mm_run.kernel), "k");
+	mm_settings_init(dir);
+
+	CHECK("precision: a case whose evidence is counts (varying) stops at the minimum",
+	      run_pcase(dir, &pwl_counts, &o, &oc, &c) == MM_PASS && oc.iterations == 2 &&
+	      oc.nwatched == 0 && oc.stop == MM_STOP_NOTHING &&
+	      !strcmp(c.stop, "nothing-timed") && !strcmp(c.iters, "2") && c.n == 2 * 2);
+	CHECK("precision: timed evidence without spread stops at the minimum, 0%",
+	      run_pcase(dir, &pwl_flat, &o, &oc, &c) == MM_PASS && oc.iterations == 2 &&
+	      oc.pct == 0 && oc.stop == MM_STOP_PRECISION && !strcmp(c.stop, "precision") &&
+	      !strcmp(c.iters, "2") && c.n == 2);
+	CHECK("precision: timed evidence that cannot reach P stops at --max-iterations",
+	      run_pcase(dir, &pwl_noisy, &o, &oc, &c) == MM_PASS && oc.iterations == 5 &&
+	      oc.pct > 1 && !strcmp(oc.metric, "t") && oc.stop == MM_STOP_MAX_ITER &&
+	      !strcmp(c.stop, "max-iterations") && !strcmp(c.iters, "5") && c.n == 5);
+	mm_run.emulated = true;
+	CHECK("precision: emulated times are not watched: the minimum",
+	      run_pcase(dir, &pwl_noisy, &o, &oc, &c) == MM_PASS && oc.iterations == 2 &&
+	      oc.stop == MM_STOP_NOTHING);
+	mm_run.emulated = false;
+	o.precision = 0;
+	o.iterations = 3;
+	CHECK("precision: without --precision, -i iterations (fixed), precision recorded",
+	      run_pcase(dir, &pwl_noisy, &o, &oc, &c) == MM_PASS && oc.iterations == 3 &&
+	      oc.stop == MM_STOP_FIXED && isfinite(oc.pct) && !strcmp(c.stop, "fixed"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("unit: could not remove %s\n", dir);
+	mm_run.dir[0] = '\0';
+}
+
+/* A cases.csv of ten columns (before the precision columns) is still read. */
+static void old_case_row(struct mm_csv_in *in, void *arg)
+{
+	int *n = arg;
+
+	*n += in->nf == 10 && !strcmp(mm_csv_get(in, MM_CASE_STATUS), "pass") &&
+	      !strcmp(mm_csv_get(in, MM_CASE_ITERATIONS), "");
+}
+
+static void test_old_cases(void)
+{
+	char path[] = "/tmp/mmbench-unit-cases-XXXXXX";
+	int fd = mkstemp(path), n = 0, ret;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct mm_csv_in in = { .prog = "unit", .header = MM_CASES_HEADER,
+				.row = old_case_row, .arg = &n };
+
+	if (!f) {
+		CHECK("old cases.csv: mkstemp", 0);
+		return;
+	}
+	fprintf(f, "%s\n1,r,l,k,w,a=1,pass,,0,1.0\n", MM_CASES_HEADER_10);
+	fclose(f);
+	ret = mm_csv_read(&in, NULL, path);
+	CHECK("schema: a cases.csv of the ten first columns is read", ret == 0 && n == 1);
+	mm_csv_free(&in);
+	f = fopen(path, "w");
+	fprintf(f, "%s\n1,r,l,k,w,a=1,pass,,0\n", "schema,run_id,label,kernel,workload,case,"
+		"status,reason,signal");
+	fclose(f);
+	in.row = old_case_row;
+	ret = mm_csv_read(&in, NULL, path);
+	CHECK("schema: a header cut elsewhere is still refused", ret == 1);
+	mm_csv_free(&in);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_params();
@@ -362,5 +585,8 @@ int main(void)
 	test_schema();
 	test_percentile();
 	test_journal();
+	test_halfwidth();
+	test_old_cases();
+	test_precision_cases();
 	return fails ? 1 : 0;
 }

@@ -27,3 +27,9 @@ BENCH_TARGETS += bench-pageout
 .PHONY: bench-pageout
 bench-pageout: tools/bench/ref_pageout tools/bench/floor bench/mmbench
 	@tools/bench/pageout-bench.sh
+
+# Precision on demand against a fixed iteration count (make bench-precision).
+BENCH_TARGETS += bench-precision
+.PHONY: bench-precision
+bench-precision: bench/mmbench
+	@tools/bench/precision-bench.sh

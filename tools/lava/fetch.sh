@@ -159,10 +159,15 @@ fetch_job()
 		if [ -n "$kase" ] && [ -z "$gexit" ]; then
 			kase=${kase#*] }
 			mm=$(mmbench_binary) || return 1
+			# the outcome, then empty fields up to the header's columns
+			local row=(1 "$run_id" "$label" "$rel" "${kase%% *}" "${kase#* }"
+				fail "the LAVA job ended during this case: $j_health" 0 '')
+			local hdr
+			hdr=$("$mm" field --header cases.csv)
+			while [ "${#row[@]}" -lt "$(awk -F, '{ print NF }' <<<"$hdr")" ]; do row+=(""); done
 			{
-				"$mm" field --header cases.csv
-				"$mm" field --csv 1 "$run_id" "$label" "$rel" "${kase%% *}" "${kase#* }" \
-					fail "the LAVA job ended during this case: $j_health" 0 ''
+				echo "$hdr"
+				"$mm" field --csv "${row[@]}"
 			} >"$run_dir/cases.csv"
 		fi
 	fi

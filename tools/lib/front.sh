@@ -10,6 +10,7 @@
 #   - the build step: front_build
 #   - the run options (--suite --label --iterations --warmups --out
 #     --timeout --probe --profile[=MODE] --profile-freq --profile-cap
+#     --runs --max-runs --precision --max-iterations --max-time
 #     --dry-run): parsed by front_run_opt, checked by front_run_checks
 #
 # Set before sourcing: front_prog, the name messages start with (default:
@@ -144,7 +145,7 @@ front_build()
 # The run options a front door accepts: all of them unless it sets
 # front_run_opts (a blank-separated list) before parsing; show_help and
 # front_run_help list only those.
-front_run_opts=${front_run_opts:-"--suite --label --iterations --warmups --out --timeout --probe --profile --dry-run"}
+front_run_opts=${front_run_opts:-"--suite --label --iterations --warmups --out --timeout --probe --profile --runs --precision --dry-run"}
 
 # What front_run_opt parsed:
 front_suite_arg=quick	# --suite as given (front_run_checks resolves it)
@@ -153,6 +154,11 @@ front_out=		# --out as given (front_run_checks makes it absolute)
 front_timeout=900	# --timeout, the per-case limit in seconds
 front_profile=0		# 1 with --profile
 front_dry_run=0		# 1 with --dry-run
+front_runs=1		# --runs N: invocations (lab: boots) per side
+front_max_runs=		# --max-runs N (with --precision and --runs)
+front_precision=	# --precision P, passed to mmbench too
+front_max_iter=		# --max-iterations N, passed to mmbench
+front_max_time=		# --max-time SEC, passed to mmbench
 front_mm_args=()	# the options for mmbench run|suite (-i N, -w N, ...)
 front_run_args=()	# the same as front-door options, to pass to another
 			# front door (--iterations N, ...)
@@ -185,6 +191,21 @@ EOT
                       raw data in profile/ (--profile-freq HZ, --profile-cap SIZE)
 EOT
 		;;
+		--runs) cat <<'EOT'
+  --runs N            each side N times (1 to 100), each a new mmbench process
+                      (in the VM lab a new boot) and run directory under one
+                      label; a lab pair interleaves them: A1 B1 A2 B2 ...
+EOT
+		;;
+		--precision) cat <<'EOT'
+  --precision P       add iterations until every judged timed evidence
+                      metric's 95% half-width is at most P% of its mean, or
+                      --max-iterations N (default 50) / --max-time SEC
+                      (default half of --timeout); with --runs, add runs
+                      until the runs' means reach it, or --max-runs N
+                      (default 3 x --runs)
+EOT
+		;;
 		--dry-run) cat <<'EOT'
   --dry-run           check the options, print the resolved suite ("suite:
                       FILE"), the results root and the mmbench options;
@@ -211,7 +232,11 @@ front_run_opt()
 	esac
 	[[ " $front_run_opts " == *" $o "* ]] ||
 		{ [[ $o == --profile-freq || $o == --profile-cap ]] &&
-			[[ " $front_run_opts " == *" --profile "* ]]; } || return 1
+			[[ " $front_run_opts " == *" --profile "* ]]; } ||
+		{ [[ $o == --max-iterations || $o == --max-time ]] &&
+			[[ " $front_run_opts " == *" --precision "* ]]; } ||
+		{ [[ $o == --max-runs ]] && [[ " $front_run_opts " == *" --runs "* ]]; } ||
+		return 1
 	if [ "$n" = 2 ] && [ "$o" != --profile ] && [ "$o" != --dry-run ]; then
 		need $# "$1"
 		v=$2
@@ -233,15 +258,41 @@ front_run_opt()
 		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
 	--probe|--profile-freq|--profile-cap)
 		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
+	--runs|--max-runs)
+		front_count_ok "$v" 100 || usage_die "$o: '$v' is not a number from 1 to 100"
+		if [ "$o" = --runs ]; then front_runs=$v; else front_max_runs=$v; fi
+		front_run_args+=("$o" "$v") ;;
+	--precision)
+		# mmbench's decimal rule ([-]digits[.digits][e[+-]digits]), above
+		# 0 and at most 100
+		[[ $v =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+			awk -v p="$v" 'BEGIN { exit !(p > 0 && p <= 100) }' ||
+			usage_die "--precision: '$v' is not a percentage above 0 and at most 100"
+		front_precision=$v
+		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
+	--max-iterations)
+		front_count_ok "$v" 100000 || usage_die "$o: '$v' is not a number from 1 to 100000"
+		front_max_iter=$v
+		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
+	--max-time)
+		front_count_ok "$v" 604800 || usage_die "$o: '$v' is not a number of seconds from 1 to 604800"
+		front_max_time=$v
+		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
 	--profile) front_profile=1 front_mm_args+=("$1") front_run_args+=("$1") ;;
 	--dry-run) front_dry_run=1 ;;
 	esac
 	return 0
 }
 
+# front_count_ok V MAX: V is a decimal number from 1 to MAX (no sign, no
+# leading zero).
+front_count_ok() { [[ $1 =~ ^[1-9][0-9]{0,6}$ ]] && [ "$1" -le "$2" ]; }
+
 # front_run_checks: after parsing, check the run options: the suite
 # resolved by the suite rule (front_suite_file), labels of allowed
-# characters, --out made absolute. Bad input exits 2 naming it.
+# characters, --out made absolute, the limits of --precision and --runs
+# together (front_max_runs set: default 3 x --runs, at most 100). Bad
+# input exits 2 naming it.
 front_run_checks()
 {
 	local l
@@ -252,6 +303,19 @@ front_run_checks()
 		front_label_ok "$l" || usage_die "--label '$l': use $front_label_rule"
 	done
 	[ -z "$front_out" ] || front_out=$(realpath -m -- "$front_out")
+	if [ -z "$front_precision" ]; then
+		for l in max-iterations:$front_max_iter max-time:$front_max_time max-runs:$front_max_runs; do
+			[ -z "${l#*:}" ] || usage_die "--${l%%:*} limits --precision P, which is not given"
+		done
+	fi
+	[ -z "$front_max_time" ] || [ "$front_max_time" -lt "$front_timeout" ] ||
+		usage_die "--max-time $front_max_time is not below --timeout $front_timeout: the case would be killed first"
+	if [ -n "$front_max_runs" ]; then
+		[ "$front_max_runs" -ge "$front_runs" ] ||
+			usage_die "--max-runs $front_max_runs is below --runs $front_runs"
+	else
+		front_max_runs=$((front_runs * 3 > 100 ? 100 : front_runs * 3))
+	fi
 }
 
 # front_dry_run_print ROOT [LINE...]: what --dry-run prints, one fact a
@@ -261,6 +325,7 @@ front_dry_run_print()
 	echo "suite: $front_suite_file"
 	echo "results root: $1"
 	echo "mmbench options: ${front_mm_args[*]}"
+	echo "runs: $front_runs${front_precision:+ (up to $front_max_runs until the means of the runs reach --precision $front_precision%)}"
 	shift
 	[ $# -eq 0 ] || printf '%s\n' "$@"
 }

@@ -166,15 +166,17 @@ static int write_cases(const struct synth *s, const char *run_id)
 	int k, j, rc = 0;
 
 	for (k = 0; f && k < s->nline; k++) {
-		const char *row[] = { MM_SCHEMA_STR, run_id, s->label, s->kernel, s->line[k].workload,
-				      s->line[k].kase, "pass", "", "0", "1.000" };
+		/* the columns after duration_s (iterations, precision) empty */
+		const char *row[MM_CASE_NCOLS] = { MM_SCHEMA_STR, run_id, s->label, s->kernel,
+						   s->line[k].workload, s->line[k].kase, "pass",
+						   "", "0", "1.000" };
 
 		for (j = 0; j < k; j++)
 			if (!strcmp(s->line[j].workload, s->line[k].workload) &&
 			    !strcmp(s->line[j].kase, s->line[k].kase))
 				break;
 		if (j == k)
-			rc |= put(f, row, 10);
+			rc |= put(f, row, MM_CASE_NCOLS);
 	}
 	rc |= !f || fclose(f) ? -1 : 0;
 	rc |= !w || fclose(w) ? -1 : 0;

@@ -242,8 +242,13 @@ close_unfinished()
 			'BEGIN { d = a + b - s; if (d >= 0) printf "%.3f", d }')
 	fi
 	[ -s "$dir/cases.csv" ] || "$mmbench_bin" field --header cases.csv >"$dir/cases.csv"
-	# cases.csv's row: started.csv's first six fields, then the outcome
-	csv_row "${f[@]:0:6}" fail "$what: $why" 0 "$dur" >>"$dir/cases.csv"
+	# cases.csv's row: started.csv's first six fields, then the outcome,
+	# then empty fields up to the header's columns (the header has no
+	# quoted comma; an older guest's has fewer columns than this mmbench's)
+	local row=("${f[@]:0:6}" fail "$what: $why" 0 "$dur") ncols
+	ncols=$(head -n1 "$dir/cases.csv" | awk -F, '{ print NF }')
+	while [ "${#row[@]}" -lt "$ncols" ]; do row+=(""); done
+	csv_row "${row[@]}" >>"$dir/cases.csv"
 	printf '%s [%s]\n' "${f[4]}" "${f[5]}"
 }
 
@@ -305,6 +310,10 @@ collect_run()
 		esac
 	fi
 	{ [ -s "$dir/results.csv" ] || [ -s "$dir/cases.csv" ]; } && "$mmbench_bin" summary "$dir"
+	# --precision: each case's iterations and how they stopped (a limit
+	# before P is flagged)
+	[ -n "$front_precision" ] && [ -s "$dir/cases.csv" ] &&
+		"$mmbench_bin" precision "$dir" | sed -n '1,/^$/p'
 	return "$rc"
 }
 
@@ -372,3 +381,5 @@ run_one()
 	fi
 	return "$rc"
 }
+
+. "$VM_DIR/lab-runs.sh"
