@@ -427,6 +427,8 @@ static void test_benjamini_hochberg(void)
 	rs_free(&s);
 	free(x);
 	free(y);
+}
+
 /* ------------------------------------------------ the run as the unit */
 
 /* Run j of a side: values v[j][0..n). */
