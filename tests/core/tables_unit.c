@@ -222,20 +222,32 @@ static void test_fill(void)
 		{ MM_PDOUBLE(struct tp, d), .def = "", .min = 0, .max = 1, .help = "d" },
 		{ MM_PBOOL(struct tp, b), .def = "on", .help = "b" },
 		{ MM_PSTRING(struct tp, s), .def = "x", .help = "s" }, MM_PARAM_END };
+	/* the same parameters defaulting to unset ("": the workload decides) */
+	static const struct mm_param unset_ps[] = {
+		{ MM_PINT(struct tp, n), .def = "", .min = 1, .max = 9, .help = "n" },
+		{ MM_PENUM(struct tp, e), .def = "", .choices = "a|b", .help = "e" },
+		{ MM_PDOUBLE(struct tp, d), .def = "", .min = 0, .max = 1, .help = "d" },
+		{ MM_PBOOL(struct tp, b), .def = "on", .help = "b" },
+		{ MM_PSTRING(struct tp, s), .def = "", .help = "s" }, MM_PARAM_END };
 	static const struct workload wl = { .name = "t", .desc = "d", .params = ps,
 					    .params_size = sizeof(struct tp), .run = trun };
+	static const struct workload unset_wl = { .name = "t", .desc = "d", .params = unset_ps,
+						  .params_size = sizeof(struct tp), .run = trun };
 	struct mm_plist pl;
 	struct mm_case c;
 	struct tp t;
 	char err[512], w[16];
 
+	/* unset is a default's, never given: -p n= is a usage error */
 	mm_plist_init(&pl, &wl);
-	mm_plist_set(&pl, "n=", err, sizeof(err));
-	mm_plist_set(&pl, "e=", err, sizeof(err));
-	mm_plist_set(&pl, "s=", err, sizeof(err));
+	CHECK("fill: an empty value given is refused, named",
+	      mm_plist_set(&pl, "n=", err, sizeof(err)) < 0 &&
+	      strstr(err, "parameter 'n': empty value"));
+	mm_plist_free(&pl);
+	mm_plist_init(&pl, &unset_wl);
 	CHECK("fill: unset values expand", mm_plist_expand(&pl, err, sizeof(err)) == 0);
 	mm_plist_case(&pl, 0, &c);
-	mm_params_fill(&wl, &c, &t);
+	mm_params_fill(&unset_wl, &c, &t);
 	CHECK("fill: unset int, enum, double and string",
 	      t.n == MM_UNSET_INT && t.e == MM_UNSET_ENUM && isnan(t.d) && !strcmp(t.s, "") &&
 	      t.b);
