@@ -35,9 +35,18 @@ enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
 enum rs_kind { RS_RESULTS, RS_META, RS_SAMPLES_FILE, RS_CASES, RS_STARTED, RS_METRICS,
 	       RS_NKINDS };
 
+/*
+ * The values of one line on one side. A side pools its runs (results.csv
+ * files); each run's values are contiguous, in the order the runs were
+ * read, and run_start[] says where runs 2, 3, ... begin (the run as the
+ * unit of a comparison: tools/mmcompare/README.md). Samples keep none.
+ */
 struct rs_vals {
 	double *v;
 	size_t n, cap;
+	size_t *run_start;	/* [nrun_start]: index in v of each later run's first value */
+	unsigned nrun_start;
+	int last_run;		/* while reading: run + 1 that gave v[n - 1] */
 };
 
 /* One (workload, case, metric) with its values on every side. */
@@ -179,6 +188,23 @@ int rs_new_run(struct rs_set *s, const char *path);
 int rs_finish(struct rs_set *s);
 
 const char *rs_better_str(enum rs_better b);
+/* How many runs gave values to v (0 when it has none). */
+static inline size_t rs_vals_nruns(const struct rs_vals *v)
+{
+	return v->n ? (size_t)v->nrun_start + 1 : 0;
+}
+/* Run i's values of v: v->v[*from .. *to). */
+static inline void rs_vals_run(const struct rs_vals *v, size_t i, size_t *from, size_t *to)
+{
+	*from = i ? v->run_start[i - 1] : 0;
+	*to = i < v->nrun_start ? v->run_start[i] : v->n;
+}
+/*
+ * The decimal rule of every number in a result file (and of the tools'
+ * numeric options): [-+]digits[.digits][e[-+]digits] or [-+].digits...;
+ * no blanks, no hexadecimal, no inf or nan.
+ */
+bool rs_is_decimal(const char *p);
 /* The side name a run's notes belong to (its label when it has no rows). */
 const char *rs_run_side_name(const struct rs_set *s, const struct rs_run *r,
 			     const struct rs_case_note *n);

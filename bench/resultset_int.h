@@ -153,6 +153,8 @@ int rs_parse_file(struct rs_set *s, enum rs_kind kind, const char *path, int run
 extern int (*const rs_kind_row[RS_NKINDS])(struct csvt *);
 int rs_side_lookup(struct rs_set *s, const char *label, int arg);
 int rs_vals_push(struct rs_set *s, struct rs_vals *v, double x);
+/* A new run's values start at v->n (when v has values). */
+int rs_vals_new_run(struct rs_set *s, struct rs_vals *v);
 int rs_line_sides(struct rs_set *s, struct rs_line *l, int n);
 bool rs_line_eq(const struct rs_set *s, size_t idx, const void *const k[4]);
 struct rs_line *rs_new_line(struct rs_set *s, const void *const k[4], const char *unit,

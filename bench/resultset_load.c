@@ -154,16 +154,24 @@ int rs_add_arg(struct rs_set *s, const char *arg)
  */
 static int vals_move(struct rs_set *s, struct rs_vals *dst, struct rs_vals *src)
 {
+	unsigned k = 0;
 	size_t i;
 
 	if (!dst->n) {
 		*dst = *src;
 		*src = (struct rs_vals){ 0 };
+		dst->last_run = 0;	/* values read later are another run's */
 		return 0;
 	}
-	for (i = 0; i < src->n; i++)
-		if (rs_vals_push(s, dst, src->v[i]))
+	/* src's runs follow dst's, each one still a run of its own */
+	for (i = 0; i < src->n; i++) {
+		bool starts = !i || (k < src->nrun_start && src->run_start[k] == i);
+
+		k += i && starts;
+		if ((starts && rs_vals_new_run(s, dst)) || rs_vals_push(s, dst, src->v[i]))
 			return -1;
+	}
+	dst->last_run = 0;
 	return 0;
 }
 

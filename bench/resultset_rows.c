@@ -52,7 +52,7 @@ static int parse_int(struct csvt *t, int col, const char *what, long *out)
  * writes. strtod() alone would also take leading blanks, hex (0x10,
  * 0x1p3), inf and nan.
  */
-static bool is_decimal(const char *p)
+bool rs_is_decimal(const char *p)
 {
 	bool digits = false;
 
@@ -82,7 +82,7 @@ static int parse_value(struct csvt *t, int col, const char *what, double *out)
 	const char *p = fld(t, col);
 	char *end, b[64];
 
-	if (!is_decimal(p))
+	if (!rs_is_decimal(p))
 		return ct_err(t, "%s '%s' is not a decimal number", what,
 			      ct_show(t, col, b, sizeof(b)));
 	*out = strtod(p, &end);
@@ -295,6 +295,25 @@ int rs_vals_push(struct rs_set *s, struct rs_vals *v, double x)
 	return 0;
 }
 
+int rs_vals_new_run(struct rs_set *s, struct rs_vals *v)
+{
+	unsigned n = v->nrun_start;
+
+	if (!v->n)
+		return 0;
+	/* the array doubles when its length reaches a power of two */
+	if (!(n & (n - 1)) || n < 4) {
+		size_t *p = arena_realloc(&s->vals_mem, v->run_start, n * sizeof(*p),
+					  (n < 4 ? 4 : 2 * (size_t)n) * sizeof(*p));
+
+		if (!p)
+			return -1;
+		v->run_start = p;
+	}
+	v->run_start[v->nrun_start++] = v->n;
+	return 0;
+}
+
 /* Room for sides [0, n) in l->vals (from the arena, like the values). */
 int rs_line_sides(struct rs_set *s, struct rs_line *l, int n)
 {
@@ -402,10 +421,17 @@ static struct rs_line *find_line(struct csvt *t, enum rs_better better)
 
 static int line_add(struct csvt *t, struct rs_line *l, int side, double v)
 {
+	struct rs_vals *x;
+
 	/* room for BASE and one NEW at once: the common comparison */
-	if (rs_line_sides(t->s, l, side + 1 < 2 ? 2 : side + 1) ||
-	    rs_vals_push(t->s, &l->vals[side], v))
+	if (rs_line_sides(t->s, l, side + 1 < 2 ? 2 : side + 1))
 		return ct_err(t, "out of memory");
+	x = &l->vals[side];
+	/* a run's values are contiguous: another run's value starts a run */
+	if ((x->last_run != t->run + 1 && rs_vals_new_run(t->s, x)) ||
+	    rs_vals_push(t->s, x, v))
+		return ct_err(t, "out of memory");
+	x->last_run = t->run + 1;
 	return 0;
 }
 

@@ -27,6 +27,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "core.h"
+#include "mdc.h"
 #include "driver.h"
 
 struct row_acc {
@@ -147,25 +148,28 @@ static void results_row(struct mm_csv_in *in, void *arg)
 
 /*
  * The minimum detectable change, in % of the mean: the smallest difference
- * a comparison of this run with another one like it (same N, same spread)
- * could call significant: the half-width of Welch's 95% interval of the
- * difference, t(0.975, 2N-2) * sd * sqrt(2/N), as mmcompare prints beside
- * a "same". "exact" when no iteration differs (N >= 3: any change shows).
+ * a comparison of this run's iterations with another run like it (same N,
+ * same spread) finds with 80% power at p < 0.05, the project's one MDC
+ * (bench/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N). A
+ * comparison of runs judges times by the spread between runs, which one
+ * run cannot show (tools/mmcompare/README.md). "exact" when no iteration
+ * differs (N >= 3: any change shows).
  */
 static void fmt_mdc(char *buf, size_t len, int n, double mean, double var, bool same)
 {
-	double t;
+	double m;
 
 	if (n >= 3 && same) {
 		snprintf(buf, len, "exact");
 		return;
 	}
-	if (n < 2 || mean == 0 || !(var >= 0)) {
+	m = n >= 2 && mean != 0 && var >= 0 ?
+	    mm_mdc_like(sqrt(var), n, 0.05, MM_MDC_POWER) / fabs(mean) : NAN;
+	if (!isfinite(m)) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	t = gsl_cdf_tdist_Pinv(0.975, 2.0 * n - 2);
-	snprintf(buf, len, "%.2f%%", 100.0 * t * sqrt(var) * sqrt(2.0 / n) / fabs(mean));
+	snprintf(buf, len, "%.2f%%", 100.0 * m);
 }
 
 static void print_acc(const struct row_acc *a)
@@ -352,7 +356,7 @@ int mm_summary(const char *dir)
 			print_acc(&r->acc[i]);
 		if (r->bad)
 			printf("(%d rows with a value that is not finite ignored)\n", r->bad);
-		printf("MDC: the smallest change a comparison with another run like this one (same N, same spread) could call significant (95%%); a \"no change\" below it means too noisy to tell\n");
+		printf("MDC: the smallest change a comparison with another run like this one (same N, same spread) finds with 80%% power at p < 0.05, from the iterations' spread; a \"no change\" below it means too noisy to tell\n");
 	} else {
 		printf("no results.csv: no case measured anything\n");
 	}

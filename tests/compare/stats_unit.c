@@ -8,7 +8,9 @@
  * integrating the Student t density with mpmath at 40 digits, and the t
  * quantile of the interval by root finding on that integral. Two cases have
  * closed forms checked here directly: df = 1 (Cauchy, p = 1 - 2 atan(t)/pi)
- * and df = 2 (p = 1 - t / sqrt(2 + t^2)).
+ * and df = 2 (p = 1 - t / sqrt(2 + t^2), quantile (2q - 1) / sqrt(2q(1 - q))).
+ * The run as the unit (st_runs, st_welch_runs, st_mdc) the same way: the
+ * variances by hand, t, df, p, the interval and the MDC from mpmath.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -225,28 +227,72 @@ static void test_summary(void)
 static const char header[] = "schema,run_id,label,kernel,workload,case,iteration,metric,"
 			     "value,unit,better\n";
 
-/* results.csv text of one label: metric,better,unit and its values. */
-static char *csv_side(const char *label, const char *metric, const char *better,
-		      const double *v, size_t n)
+/* results.csv text of one run of a label: metric, better, unit, values. */
+static char *csv_run(const char *run_id, const char *label, const char *metric,
+		     const char *better, const char *unit, const double *v, size_t n)
 {
 	size_t len = sizeof(header) + n * 128, o;
 	char *buf = malloc(len);
 
 	o = snprintf(buf, len, "%s", header);
 	for (size_t i = 0; i < n; i++)
-		o += snprintf(buf + o, len - o, "1,r,%s,k,w,\"threads=1\",%zu,%s,%.17g,ns,%s\n",
-			      label, i, metric, v[i], better);
+		o += snprintf(buf + o, len - o, "1,%s,%s,k,w,\"threads=1\",%zu,%s,%.17g,%s,%s\n",
+			      run_id, label, i, metric, v[i], unit, better);
 	return buf;
 }
 
-/* Compare one metric: BASE values a[], NEW values b[]; returns NEW's cell. */
+/* Comparisons build on these: unit count (not a time) unless said. */
+static const char *cmp_unit = "count";
+
+/*
+ * Compare one metric: BASE runs a[0..ka), NEW runs b[0..kb), each run n
+ * values; returns NEW's cell (and the comparison's MDC level).
+ */
+static struct cmp_cell runs_cmp(const struct cmp_opts *o, const char *better,
+				const double *const *a, size_t ka, const double *const *b,
+				size_t kb, size_t n, bool *hmean, double *level)
+{
+	struct cmp_cell cell = { 0 };
+	struct rs_set s;
+	struct cmp c;
+	char id[32], *x;
+	size_t i;
+	int run, bad = 0;
+
+	rs_init(&s, 0);
+	for (i = 0; i < ka + kb && !bad; i++) {
+		snprintf(id, sizeof(id), "r%zu", i);
+		x = csv_run(id, i < ka ? "base" : "new", "m", better, cmp_unit,
+			    i < ka ? a[i] : b[i - ka], n);
+		run = rs_new_run(&s, id);
+		bad = run < 0 || rs_parse_buf(&s, RS_RESULTS, id, x, strlen(x), run);
+		free(x);
+	}
+	if (bad || rs_finish(&s) || cmp_build_opts(&c, &s, o)) {
+		printf("FAIL: building a comparison - %s\n", s.err);
+		fails++;
+	} else {
+		cell = c.rows[0].cell[1];
+		*hmean = c.rows[0].hmean;
+		if (level)
+			*level = c.mdc_level;
+		cmp_free(&c);
+	}
+	rs_free(&s);
+	return cell;
+}
+
+static const struct cmp_opts bh05 = { .alpha = 0.05, .correction = CMP_BH };
+
+/* Compare one metric: BASE values a[], NEW values b[] (one run each). */
 static struct cmp_cell one_cmp(const char *better, const double *a, size_t na,
 			       const double *b, size_t nb, bool *hmean)
 {
 	struct cmp_cell cell = { 0 };
 	struct rs_set s;
 	struct cmp c;
-	char *x = csv_side("base", "m", better, a, na), *y = csv_side("new", "m", better, b, nb);
+	char *x = csv_run("r", "base", "m", better, cmp_unit, a, na);
+	char *y = csv_run("r", "new", "m", better, cmp_unit, b, nb);
 
 	rs_init(&s, 0);
 	if (rs_new_run(&s, "base.csv") < 0 || rs_parse_buf(&s, RS_RESULTS, "base.csv", x,
@@ -314,6 +360,242 @@ static void test_significance(void)
 	      cmp_verdict_str(c.verdict), hm);
 }
 
+/* ------------------------------------------------ the run as the unit */
+
+/* Run j of a side: values v[j][0..n). */
+static const double ra1[] = { 10, 11, 12 }, ra2[] = { 20, 21, 22 }, ra3[] = { 15, 16, 17 };
+static const double rb1[] = { 30, 31, 32 }, rb2[] = { 22, 23, 24 }, rb3[] = { 26, 27, 28 };
+static const double rc1[] = { 10, 12, 14 }, rc2[] = { 11, 12, 13 }, rc3[] = { 12, 12, 12 };
+static const double rd1[] = { 40, 41, 42 };
+
+static void runs_of(const double *const *r, size_t k, size_t n, struct st_runs *out)
+{
+	double v[64];
+	size_t starts[16], i;
+
+	for (i = 0; i < k; i++) {
+		memcpy(v + i * n, r[i], n * sizeof(double));
+		if (i)
+			starts[i - 1] = i * n;
+	}
+	st_runs(v, k * n, starts, k - 1, out);
+}
+
+/*
+ * st_runs: runs {1, 3} and {2, 4, 6, 8}: means 2 and 5, M = 3.5 (each run
+ * weighs 1), S^2 = 4.5; within: 2 (1 df) and 20/3 (3 df), MSW = 22 / 4 =
+ * 5.5; sum 1/n_i = 0.75. One run: S^2 not claimed.
+ */
+static void test_st_runs(void)
+{
+	double v[] = { 1, 3, 2, 4, 6, 8 };
+	size_t starts[] = { 2 };
+	struct st_runs r;
+
+	st_runs(v, 6, starts, 1, &r);
+	check("st_runs: k, N, mean of the runs' means, S^2, MSW, sum 1/n_i (runs of 2 and 4)",
+	      r.k == 2 && r.n == 6 && near(r.mean, 3.5, 1e-15) && r.means_ok &&
+	      near(r.var_means, 4.5, 1e-14) && r.within_ok && near(r.var_within, 5.5, 1e-14) &&
+	      near(r.inv_n, 0.75, 1e-15),
+	      "k %zu n %zu mean %g S2 %g (%d) MSW %g (%d) inv_n %g", r.k, r.n, r.mean,
+	      r.var_means, r.means_ok, r.var_within, r.within_ok, r.inv_n);
+	st_runs(v, 6, starts, 0, &r);
+	/* the same values as one run: mean 4, s^2 = 34 / 5 */
+	check("st_runs: one run: no spread of runs' means, MSW = s^2",
+	      r.k == 1 && !r.means_ok && r.within_ok && near(r.var_within, 6.8, 1e-14), "k %zu means_ok %d MSW %g", r.k, r.means_ok, r.var_within);
+}
+
+static bool near_welch(const struct st_welch *w, double t, double df, double p, double lo,
+		       double hi)
+{
+	return w->ok && w->t_ok && w->df_ok && near(w->t, t, 1e-12) && near(w->df, df, 1e-12) &&
+	       near(w->p, p, 1e-8) && near(w->ci_lo, lo, 1e-8) && near(w->ci_hi, hi, 1e-8);
+}
+
+/*
+ * Three runs a side. BASE means 11, 21, 16 (S^2 = 25), NEW 31, 23, 27
+ * (S^2 = 16), each run's own variance 1 (MSW / 9 = 0.11 < S^2 / 3): each
+ * side's variance is its runs' S^2 / 3; diff 11, se sqrt(41/3), Welch-
+ * Satterthwaite df 3.8161180476730988 (2 each side).
+ */
+static void test_welch_runs(void)
+{
+	const double *a[] = { ra1, ra2, ra3 }, *b[] = { rb1, rb2, rb3 }, *c[] = { rc1, rc2, rc3 };
+	const double *d[] = { rd1 };
+	struct st_runs ra, rb, rc, rd;
+	struct st_welch w;
+	enum st_var va, vb;
+	double m;
+
+	runs_of(a, 3, 3, &ra);
+	runs_of(b, 3, 3, &rb);
+	runs_of(c, 3, 3, &rc);
+	runs_of(d, 1, 3, &rd);
+	st_welch_runs(&ra, &rb, 0.05, &w, &va, &vb);
+	m = st_mdc(&w, 0.05, 0.8);
+	check("welch on runs, 3 vs 3: t, df, p, 95% CI of the means of runs' means, MDC",
+	      va == ST_VAR_RUNS && vb == ST_VAR_RUNS && near(w.diff, 11, 1e-15) &&
+	      near(w.se, 3.6968455021364724, 1e-14) &&
+	      near_welch(&w, 2.9755097944025266, 3.8161180476730988, 0.043420980570498995,
+			 0.53788493450648756, 21.462115065493512) &&
+	      near(m, 13.96023859190187, 1e-8),
+	      "src %d/%d t %.15g df %.15g p %.15g CI [%.15g, %.15g] mdc %.15g", va, vb, w.t,
+	      w.df, w.p, w.ci_lo, w.ci_hi, m);
+	/*
+	 * BASE's runs agree (means 12, 12, 12) better than their iterations
+	 * (MSW (8 + 2 + 0) / 6 = 5/3): its variance is MSW * sum(1/n_i) / k^2
+	 * = 5/27, df 6;
+	 * NEW means 21, 31, 26: S^2 / 3 = 25/3, df 2.
+	 */
+	{
+		static const double f1[] = { 20, 21, 22 }, f2[] = { 30, 31, 32 },
+				    f3[] = { 25, 26, 27 };
+		const double *f[] = { f1, f2, f3 };
+		struct st_runs rf;
+
+		runs_of(f, 3, 3, &rf);
+		st_welch_runs(&rc, &rf, 0.05, &w, &va, &vb);
+		check("welch on runs: a side whose runs agree better than their iterations "
+		      "takes its within-run variance (sigma_b^2 estimated 0)",
+		      va == ST_VAR_WITHIN && vb == ST_VAR_RUNS &&
+		      near_welch(&w, 4.7967380220493503, 2.0895325872284398, 0.037428313032189686,
+				 1.9438684683411123, 26.056131531658888),
+		      "src %d/%d t %.15g df %.15g p %.15g CI [%.15g, %.15g]", va, vb, w.t, w.df,
+		      w.p, w.ci_lo, w.ci_hi);
+	}
+	/*
+	 * NEW of one run (41, s^2/n = 1/3 < 25): BASE's S^2 = 25 stands for the
+	 * variance of its one run's mean; both terms are that one estimate, so
+	 * df = k - 1 = 2, the closed forms: se = sqrt(25/3 + 25), t = 2.5
+	 * sqrt(3), p = 1 - t / sqrt(2 + t^2); MDC (t(.975,2) + t(.8,2)) se.
+	 */
+	st_welch_runs(&ra, &rd, 0.05, &w, &va, &vb);
+	{
+		double se = sqrt(25.0 / 3 + 25), t = 2.5 * sqrt(3), q = 0.95 / sqrt(2 * 0.975 * 0.025);
+		double q8 = 0.6 / sqrt(2 * 0.8 * 0.2);
+
+		m = st_mdc(&w, 0.05, 0.8);
+		check("welch on runs, 3 vs 1: the one run borrows BASE's spread of runs, df 2, "
+		      "closed-form p, CI and MDC",
+		      va == ST_VAR_RUNS && vb == ST_VAR_BORROWED && near(w.se, se, 1e-14) &&
+		      near(w.df, 2, 1e-14) && near(w.t, t, 1e-13) &&
+		      near(w.p, 1 - t / sqrt(2 + t * t), 1e-9) && near(w.ci_lo, 25 - q * se, 1e-9) &&
+		      near(w.ci_hi, 25 + q * se, 1e-9) && near(m, (q + q8) * se, 1e-9) &&
+		      near(m, 30.965101474461245, 1e-9),
+		      "src %d/%d se %g df %.15g t %.15g p %.15g CI [%g, %g] mdc %.15g", va, vb, w.se,
+		      w.df, w.t, w.p, w.ci_lo, w.ci_hi, m);
+	}
+	st_welch_runs(&rd, &rd, 0.05, &w, &va, &vb);
+	check("welch on runs: one run a side is no test of runs", !w.ok && va == ST_VAR_NONE,
+	      "ok %d src %d", w.ok, va);
+	/* the MDC at half power is the interval's half-width (level 0.05) */
+	st_welch_runs(&ra, &rb, 0.05, &w, &va, &vb);
+	m = st_mdc(&w, 0.05, 0.5);
+	check("MDC at 50% power = half the 95% interval (the old mdc, named as such)",
+	      near(m, (w.ci_hi - w.ci_lo) / 2, 1e-12), "mdc %.15g half-width %.15g", m,
+	      (w.ci_hi - w.ci_lo) / 2);
+}
+
+/*
+ * Through the comparison: three runs a side of a time. The runs decide
+ * (not significant: the A/A of issue 27), --iterations-as-samples pools
+ * the iterations (significant: the flaw), one run per side is not judged,
+ * and counts of one run per side are judged by their iterations as before.
+ */
+static void test_runs_compare(void)
+{
+	static const double a1[] = { 12.0, 12.2, 12.1 }, a2[] = { 15.3, 15.4, 15.5 },
+			    a3[] = { 12.4, 12.3, 12.5 };
+	static const double b1[] = { 15.2, 15.1, 15.3 }, b2[] = { 15.4, 15.6, 15.5 },
+			    b3[] = { 15.1, 15.0, 15.2 };
+	const double *a[] = { a1, a2, a3 }, *b[] = { b1, b2, b3 };
+	struct cmp_opts it = bh05;
+	struct cmp_cell c;
+	double level;
+	bool hm;
+
+	cmp_unit = "loops/s";
+	c = runs_cmp(&bh05, "higher", a, 3, b, 3, 3, &hm, &level);
+	check("3 runs a side, runs' means apart, iterations tight: decided by the runs, "
+	      "not significant, MDC shown",
+	      c.judged && c.by == CMP_BY_RUNS && c.verdict == CMP_SAME && !c.significant &&
+	      c.runs.k == 3 && c.mdc_ok && c.mdc_pct_ok && c.mdc_pct > 10,
+	      "verdict %s by %s p %g mdc %g%%", cmp_verdict_str(c.verdict), cmp_by_str(c.by),
+	      c.w.p, c.mdc_pct);
+	it.iterations_as_samples = true;
+	c = runs_cmp(&it, "higher", a, 3, b, 3, 3, &hm, NULL);
+	check("the same with --iterations-as-samples: the iterations decide, significant",
+	      c.judged && c.by == CMP_BY_ITERATIONS && c.significant && c.verdict == CMP_BETTER,
+	      "verdict %s by %s p %g", cmp_verdict_str(c.verdict), cmp_by_str(c.by), c.w.p);
+	c = runs_cmp(&bh05, "higher", a, 1, b, 1, 3, &hm, NULL);
+	check("one run a side: a time is not judged (one_run), no p, no MDC",
+	      !c.judged && c.verdict == CMP_ONE_RUN && !c.w.ok && !c.mdc_ok && !c.significant,
+	      "verdict %s judged %d", cmp_verdict_str(c.verdict), c.judged);
+	cmp_unit = "count";
+	c = runs_cmp(&bh05, "higher", a, 1, b, 1, 3, &hm, NULL);
+	check("one run a side: a count is judged by its iterations",
+	      c.judged && c.by == CMP_BY_ITERATIONS && c.significant,
+	      "verdict %s by %s", cmp_verdict_str(c.verdict), cmp_by_str(c.by));
+	/* the MDC's level: one comparison, nothing significant: alpha * 1 / 1 */
+	c = runs_cmp(&bh05, "higher", a, 3, b, 3, 3, &hm, &level);
+	check("MDC level with one comparison: alpha", near(level, 0.05, 1e-15), "level %g", level);
+}
+
+/*
+ * Benjamini-Hochberg's level for the MDC: m = 4 judged metrics, R = 1
+ * significant (m1: 0 -> 5 exactly, worse): a further one needs p <= 0.05 *
+ * 2 / 4 = 0.025.
+ */
+static void test_mdc_level(void)
+{
+	static const char csv[] =
+		"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n"
+		"1,a,base,k,w,,0,m1,0,count,lower\n1,a,base,k,w,,1,m1,0,count,lower\n"
+		"1,a,base,k,w,,2,m1,0,count,lower\n"
+		"1,a,base,k,w,,0,m2,10,count,lower\n1,a,base,k,w,,1,m2,11,count,lower\n"
+		"1,a,base,k,w,,2,m2,12,count,lower\n"
+		"1,a,base,k,w,,0,m3,10,count,lower\n1,a,base,k,w,,1,m3,11,count,lower\n"
+		"1,a,base,k,w,,2,m3,12,count,lower\n"
+		"1,a,base,k,w,,0,m4,10,count,lower\n1,a,base,k,w,,1,m4,11,count,lower\n"
+		"1,a,base,k,w,,2,m4,12,count,lower\n";
+	static const char csv2[] =
+		"schema,run_id,label,kernel,workload,case,iteration,metric,value,unit,better\n"
+		"1,b,new,k,w,,0,m1,5,count,lower\n1,b,new,k,w,,1,m1,5,count,lower\n"
+		"1,b,new,k,w,,2,m1,5,count,lower\n"
+		"1,b,new,k,w,,0,m2,10,count,lower\n1,b,new,k,w,,1,m2,11,count,lower\n"
+		"1,b,new,k,w,,2,m2,12,count,lower\n"
+		"1,b,new,k,w,,0,m3,10,count,lower\n1,b,new,k,w,,1,m3,11,count,lower\n"
+		"1,b,new,k,w,,2,m3,12,count,lower\n"
+		"1,b,new,k,w,,0,m4,10,count,lower\n1,b,new,k,w,,1,m4,11,count,lower\n"
+		"1,b,new,k,w,,2,m4,12,count,lower\n";
+	struct rs_set s;
+	struct cmp c;
+
+	rs_init(&s, 0);
+	if (rs_new_run(&s, "a") < 0 || rs_parse_buf(&s, RS_RESULTS, "a", csv, strlen(csv), 0) ||
+	    rs_new_run(&s, "b") < 0 || rs_parse_buf(&s, RS_RESULTS, "b", csv2, strlen(csv2), 1) ||
+	    rs_finish(&s) || cmp_build(&c, &s, 0.05)) {
+		check("MDC level under Benjamini-Hochberg", false, "%s", s.err);
+		rs_free(&s);
+		return;
+	}
+	/* m2 (sd 1, n 3 a side): se sqrt(2/3), df 4: MDC (t(1-0.0125,4) + t(.8,4)) se */
+	for (size_t k = 0; k < c.nrows; k++) {
+		const struct cmp_cell *x = &c.rows[k].cell[1];
+
+		if (strcmp(c.rows[k].line->metric, "m2"))
+			continue;
+		check("MDC level under Benjamini-Hochberg: alpha (R + 1) / m = 0.025, the MDC "
+		      "at that level and 80% power (mpmath)",
+		      c.nfamily == 4 && c.nworse == 1 && near(c.mdc_level, 0.025, 1e-15) &&
+		      x->mdc_ok && near(x->mdc, 3.6222813529407932, 1e-8) &&
+		      near(x->mdc_pct, 100 * 3.6222813529407932 / 11, 1e-8),
+		      "m %zu R %zu level %g mdc %.15g", c.nfamily, c.nbetter, c.mdc_level, x->mdc);
+	}
+	cmp_free(&c);
+	rs_free(&s);
+}
+
 int main(void)
 {
 	test_welch_refs();
@@ -323,5 +605,9 @@ int main(void)
 	test_summary();
 	test_orientation();
 	test_significance();
+	test_st_runs();
+	test_welch_runs();
+	test_runs_compare();
+	test_mdc_level();
 	return fails ? 1 : 0;
 }

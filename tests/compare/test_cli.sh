@@ -2,7 +2,10 @@
 # mmcompare on result directories written here: the email table layout,
 # significance markers, orientation of % change, Hmean/Amean, n<3, info
 # metrics, pooling per label, meta-fact refusal, --fail-on-regression, the
-# CSV and markdown formats, case outcomes, and no "nan" anywhere.
+# CSV and markdown formats, case outcomes, and no "nan" anywhere. The
+# layout checks judge times of one run per side, which takes
+# --iterations-as-samples (the run as the unit: test_runs.sh); without it
+# those times are not judged.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/gen.sh"
 t=$(tmpdir)
@@ -31,22 +34,32 @@ addrows "$t/base/run1" thpscale "size_mb=64;threads=1" only_base ns lower 1 2 3
 
 out=$("$MMCOMPARE" --all "$t/base/run1" "$t/new/run1" 2>"$t/err")
 rc=$?
+line=$(grep -E '^Amean +fault_both-1 ' <<<"$out")
+check "one run per side: a time is not judged, and the note says how to judge it (got '$line')" \
+	eval '[ $rc -eq 0 ] && grep -Eq "^Amean +fault_both-1 +1131\.20 \(   0\.00%\) +1112\.20 \[   1\.68%\]  one run per side: not judged \(--runs N, or --iterations-as-samples\)$" <<<"$line" &&
+	! grep -q "iterations-as-samples" "$t/err"'
+check "one run per side: the summary counts the times not judged" \
+	eval 'tr -s "\n " "  " <<<"$out" | grep -q "other judged metrics 0 better, 0 worse, 0 unchanged, 1 n<3; 3 times not judged (one run per side)"'
+out=$("$MMCOMPARE" --all --iterations-as-samples "$t/base/run1" "$t/new/run1" 2>"$t/err")
+rc=$?
 check "exit 0 on a normal comparison" [ $rc -eq 0 ]
+check "--iterations-as-samples: a warning that iterations share the machine's state" \
+	grep -q "^mmcompare: warning: --iterations-as-samples: .*share the machine's state" "$t/err"
 # Amean  fault_both-1  1131.20 (   0.00%)  1112.20 *   1.68%*
 line=$(grep -E '^Amean +fault_both-1 ' <<<"$out")
-if grep -Eq '^Amean +fault_both-1 +1131\.20 \(   0\.00%\) +1112\.20 \*   1\.68%\*$' <<<"$line"; then
+if grep -Eq '^Amean +fault_both-1 +1131\.20 \(   0\.00%\) +1112\.20 \*   1\.68%\*  iterations$' <<<"$line"; then
 	pass "email layout: value ( 0.00%) value *  x.xx%* for a clear improvement"
 else
 	fail "email layout" "got: '$line'"
 fi
 line=$(grep -E '^Amean +fault_both-3 ' <<<"$out")
-if grep -Eq '\(   0\.00%\)$' <<<"$line" && ! grep -q '\*' <<<"$line"; then
+if grep -Eq '\(   0\.00%\)  iterations$' <<<"$line" && ! grep -q '\*' <<<"$line"; then
 	pass "identical distributions: parentheses, no asterisks"
 else
 	fail "identical distributions not marked" "got: '$line'"
 fi
 line=$(grep -E '^Hmean +loops-1 ' <<<"$out")
-if grep -Eq '\* +-10\.00%\*$' <<<"$line"; then
+if grep -Eq '\* +-10\.00%\*  iterations$' <<<"$line"; then
 	pass "higher-better rate: Hmean row, a drop 100 -> 90 is -10.00% and significant"
 else
 	fail "higher-better orientation / Hmean" "got: '$line'"
@@ -70,8 +83,11 @@ check "facts that differ are listed (kernel_release)" grep -Eq '^ +kernel_releas
 check "summary counts" eval 'tr -s "\n " "  " <<<"$out" | grep -q "Verdict: evidence 0 better, 0 worse, 0 unchanged; other judged metrics 1 better, 1 worse, 1 unchanged"'
 
 # --fail-on-regression: loops got worse.
-"$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
+"$MMCOMPARE" --fail-on-regression --iterations-as-samples "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
 check "--fail-on-regression exits 3 on a significant regression" [ $? -eq 3 ]
+"$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/new/run1" >/dev/null 2>"$t/err"
+check "--fail-on-regression: a time of one run per side is no regression (only the missing line is)" \
+	eval '! grep -q "significant regression" "$t/err" && grep -q "judged line(s) of BASE missing" "$t/err"'
 mkrun "$t/good/run1" good
 addrows "$t/good/run1" thpscale "size_mb=64;threads=1" fault_both ns lower 1000 1001 999 1000 1000
 "$MMCOMPARE" --fail-on-regression "$t/base/run1" "$t/good/run1" >/dev/null 2>"$t/err"
@@ -183,15 +199,18 @@ check "one screen: only timings differ -> one line, no table" \
 	grep -q "^Meta facts that differ: 7, only the VM lab's timings of each run (--all lists them)$" "$t/out"
 
 # CSV: one row per line and side, every statistic; verdicts.
-"$MMCOMPARE" --csv "$t/base/run1" "$t/new/run1" >"$t/c.csv" 2>/dev/null
-check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict,role,timed,emulated,exact,p_adjusted,correction,judged,abs_change,claim,min_detectable$' "$t/c.csv"
+"$MMCOMPARE" --csv --iterations-as-samples "$t/base/run1" "$t/new/run1" >"$t/c.csv" 2>/dev/null
+check "csv header" grep -q '^workload,case,metric,name,unit,better,side,label,n,mean_type,mean,amean,stddev,cov_pct,min,median,max,mean_ci_low,mean_ci_high,change_pct,diff,diff_ci_low,diff_ci_high,ci_level,t,df,p_value,significant,verdict,role,timed,emulated,exact,p_adjusted,correction,judged,abs_change,claim,min_detectable,runs,decided_by,variance_base,variance_new,mdc_pct,mdc_level,cov_runs_pct,cov_within_pct$' "$t/c.csv"
 check "csv: 6 lines x 2 sides + header" [ "$(wc -l <"$t/c.csv")" -eq 13 ]
-check "csv: improved latency row" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better,context,1,0,0,[0-9.e-]*,Benjamini-Hochberg,1,-19,,[0-9.e-]*$' "$t/c.csv"
+check "csv: improved latency row (one run a side: decided by the iterations, its MDC)" grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,1,better,context,1,0,0,[0-9.e-]*,Benjamini-Hochberg,1,-19,,[0-9.e-]*,1,iterations,iterations,iterations,[0-9.e-]*,[0-9.e-]*,,[0-9.e-]*$' "$t/c.csv"
 check "csv: info verdict" grep -q ',compact_stall,.*,1,new,.*,0,info,context,0,0,0,,Benjamini-Hochberg,0,' "$t/c.csv"
-check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing,context,1,0,0,,Benjamini-Hochberg,0,,,$' "$t/c.csv"
+check "csv: missing side row" grep -q ',only_base,.*,1,new,0,.*,missing,context,1,0,0,,Benjamini-Hochberg,0,,,,0,,,,,,,$' "$t/c.csv"
+"$MMCOMPARE" --csv "$t/base/run1" "$t/new/run1" >"$t/c1.csv" 2>/dev/null
+check "csv: one run per side: a time's verdict is one_run, not judged, no p and no MDC" \
+	grep -q '^thpscale,size_mb=64;threads=1,fault_both,fault_both-1,ns,lower,1,new,5,Amean,1112.2,.*,0.95,,,,0,one_run,context,1,0,0,,Benjamini-Hochberg,0,-19,,,1,,,,,,,[0-9.e-]*$' "$t/c1.csv"
 
 # Markdown.
-"$MMCOMPARE" --markdown "$t/base/run1" "$t/new/run1" >"$t/m.md" 2>/dev/null
+"$MMCOMPARE" --markdown --iterations-as-samples "$t/base/run1" "$t/new/run1" >"$t/m.md" 2>/dev/null
 check "markdown: meta table, workload marker, bold significant change" \
 	eval 'grep -q "^| fact | base | new | changes the answer |" "$t/m.md" &&
 	grep -q "^<!-- mmcompare:workload thpscale -->" "$t/m.md" &&
@@ -263,6 +282,15 @@ check "cases: no section when every case passed or no cases.csv exists" \
 check "one argument: exit 2" [ $? -eq 2 ]
 "$MMCOMPARE" --alpha 2 "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
 check "--alpha out of range: exit 2" [ $? -eq 2 ]
+# --alpha reads decimals only, as the result files' numbers (issue 29)
+for a in 0x1p-4 ' 0.05' '0.05 ' inf nan 0x.1 1e-400 '' 5e-2x; do
+	"$MMCOMPARE" --alpha "$a" "$t/base/run1" "$t/new/run1" >/dev/null 2>"$t/err"
+	rc=$?
+	check "--alpha '$a': not a decimal in (0, 1), exit 2 with the value named (rc $rc)" \
+		eval '[ $rc -eq 2 ] && grep -Fq -- "--alpha '"'$a'"': want a decimal number between 0 and 1" "$t/err"'
+done
+"$MMCOMPARE" --alpha 5e-2 "$t/base/run1" "$t/new/run1" >/dev/null 2>&1
+check "--alpha 5e-2: a decimal with an exponent is taken" [ $? -eq 0 ]
 "$MMCOMPARE" "$t/nonexistent" "$t/new/run1" >/dev/null 2>"$t/err"
 rc=$?
 check "missing input named in the error" eval '[ $rc -eq 2 ] && grep -q "nonexistent" "$t/err"'

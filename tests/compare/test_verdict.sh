@@ -81,24 +81,28 @@ check "no line wider than the terminal (100)" \
 check "a long meta value is cut in text, to the part where the sides differ" \
 	eval 'grep -Eq "^  command_line +\.\.\.x+ bookworm +\.\.\.x+ trixie *$" <<<"$out"'
 csv=$("$MMCOMPARE" --csv "$t/bookworm/r" "$t/trixie/r")
-check "CSV: evidence row marked exact and judged" \
-	grep -q '^mlock_mix,mlock_pct=0;threads=1,calls_per_migrated_page:lru_add_drain,.*,better,evidence,0,0,1,0,Benjamini-Hochberg,1,-0.9999,drain per page,0$' <<<"$csv"
+check "CSV: evidence row marked exact and judged, decided by exact, MDC 0" \
+	grep -q '^mlock_mix,mlock_pct=0;threads=1,calls_per_migrated_page:lru_add_drain,.*,better,evidence,0,0,1,0,Benjamini-Hochberg,1,-0.9999,drain per page,0,1,exact,,,0,[0-9.e-]*,,0$' <<<"$csv"
 check "CSV: emulated time row" \
-	grep -q '^mlock_mix,mlock_pct=0;threads=1,migrate_time,.*,1,trixie,.*,0,emulated,context,1,1,0,,Benjamini-Hochberg,0,1000000000,,[0-9.e]*$' <<<"$csv"
+	grep -q '^mlock_mix,mlock_pct=0;threads=1,migrate_time,.*,1,trixie,.*,0,emulated,context,1,1,0,,Benjamini-Hochberg,0,1000000000,,,1,,,,,,,[0-9.e]*$' <<<"$csv"
 
-# --judge-emulated judges the times: 1.7 s -> 2.7 s is worse.
-out=$(COLUMNS=200 "$MMCOMPARE" --judge-emulated "$t/bookworm/r" "$t/trixie/r")
+# --judge-emulated judges the times (of one run per side, with
+# --iterations-as-samples): 1.7 s -> 2.7 s is worse.
+"$MMCOMPARE" --csv --judge-emulated "$t/bookworm/r" "$t/trixie/r" >"$t/je.csv" 2>/dev/null
+check "--judge-emulated alone: a time of one run per side is still not judged (one_run)" \
+	grep -q '^mlock_mix,mlock_pct=0;threads=1,migrate_time,.*,1,trixie,.*,0,one_run,context,1,1,0,' "$t/je.csv"
+out=$(COLUMNS=200 "$MMCOMPARE" --judge-emulated --iterations-as-samples "$t/bookworm/r" "$t/trixie/r" 2>/dev/null)
 check "a wide terminal has the unit and CI columns" \
 	grep -Eq '^ +calls_per_migrated_page:lru_add_drain +calls/migrated_page +1\.00 +0\.0001 .* exact$' <<<"$out"
 check "--judge-emulated: CI of the time in seconds" \
-	grep -Eq '^ +migrate_time +s +1\.67 +2\.67 +\+59\.76% +worse +[0-9.e-]+ +[0-9.e-]+ +\[0\.97[0-9]*, 1\.03[0-9]*\]$' <<<"$out"
-out=$(COLUMNS=100 "$MMCOMPARE" --judge-emulated "$t/bookworm/r" "$t/trixie/r")
+	grep -Eq '^ +migrate_time +s +1\.67 +2\.67 +\+59\.76% +worse +iters 1/1 +[0-9.e-]+ +[0-9.e-]+ +\[0\.97[0-9]*, 1\.03[0-9]*\]$' <<<"$out"
+out=$(COLUMNS=100 "$MMCOMPARE" --judge-emulated --iterations-as-samples "$t/bookworm/r" "$t/trixie/r" 2>/dev/null)
 check "--judge-emulated: the time is judged (worse) and scaled to seconds" \
 	grep -Eq '^ +migrate_time +1\.67 s +2\.67 s +\+59\.76% +worse ' <<<"$out"
 "$MMCOMPARE" --fail-on-regression "$t/bookworm/r" "$t/trixie/r" >/dev/null 2>&1
 check "--fail-on-regression: an emulated time that got worse is no regression" [ $? -eq 0 ]
-"$MMCOMPARE" --fail-on-regression --judge-emulated "$t/bookworm/r" "$t/trixie/r" >/dev/null 2>&1
-check "--fail-on-regression --judge-emulated: it is" [ $? -eq 3 ]
+"$MMCOMPARE" --fail-on-regression --judge-emulated --iterations-as-samples "$t/bookworm/r" "$t/trixie/r" >/dev/null 2>&1
+check "--fail-on-regression --judge-emulated --iterations-as-samples: it is" [ $? -eq 3 ]
 
 # Section 2: referenced after migration 0 on 5.10, 100 on 6.1: a base of 0.
 mkrun "$t/bullseye/r" bullseye
@@ -108,14 +112,14 @@ addrows "$t/bookworm2/r" migrate_ad "size_mb=256" referenced_after_migrate_pct p
 addmetrics "$t/bookworm2/r" migrate_ad referenced_after_migrate_pct evidence 0
 out=$(COLUMNS=200 "$MMCOMPARE" "$t/bullseye/r" "$t/bookworm2/r")
 check "base 0: absolute change in points, better, significant" \
-	grep -Eq '^ +referenced_after_migrate_pct +pct +0 +100\.00 +\+100\.00 pts +better +[0-9.e-]+ +[0-9.e-]+ ' <<<"$out"
+	grep -Eq '^ +referenced_after_migrate_pct +pct +0 +100\.00 +\+100\.00 pts +better +iters 1/1 +[0-9.e-]+ +[0-9.e-]+ ' <<<"$out"
 
 # Benjamini-Hochberg: 20 metrics, one clear change, the rest noise with one
 # raw p near 0.03: raw p calls it, the adjusted p does not.
 mkrun "$t/fa/r" fa
 mkrun "$t/fb/r" fb
-addrows "$t/fa/r" w "" clear ns lower 100 101 99 100 100
-addrows "$t/fb/r" w "" clear ns lower 90 91 89 90 90
+addrows "$t/fa/r" w "" clear count lower 100 101 99 100 100
+addrows "$t/fb/r" w "" clear count lower 90 91 89 90 90
 addrows "$t/fa/r" w "" edge count lower 100 102 98 101 99
 addrows "$t/fb/r" w "" edge count lower 102.9 104.9 100.9 103.9 101.9
 for i in $(seq 1 18); do
@@ -146,16 +150,18 @@ check "large counts with thousands separators" grep -Eq '1,661,434,306 +1,761,43
 check "a change between constant sides is exact and judged (worse)" \
 	grep -Eq '^ +big +count .* worse +exact' <<<"$out"
 
-# An unchanged evidence metric says how small a change it could have seen:
-# sd 1.58 on both sides, n = 5: t(0.975, 8) * sqrt(2 * 1.58^2 / 5) = 2.31.
+# An unchanged evidence metric says how small a change it could have seen,
+# with 80% power at the level that decides (one comparison: 0.05): sd 1.58
+# on both sides, n = 5, se = sqrt(2 * 2.5 / 5) = 1, df 8: (t(0.975, 8) +
+# t(0.8, 8)) * 1 = 2.306 + 0.889 = 3.19 (bench/mdc.h).
 mkrun "$t/sa/r" sa
 mkrun "$t/sb/r" sb
 addrows "$t/sa/r" w "" ev count lower 100 102 98 101 99
 addrows "$t/sb/r" w "" ev count lower 101 99 100 98 102
 addmetrics "$t/sb/r" w ev evidence 0
 out=$(COLUMNS=200 "$MMCOMPARE" "$t/sa/r" "$t/sb/r" 2>/dev/null)
-check "same: the minimum detectable change is shown (mdc 2.3%)" \
-	grep -Eq '^ +ev +count +100\.00 +100\.00 +0 +same, mdc 2\.3% ' <<<"$out"
+check "same: the minimum detectable change is shown (mdc 3.2%, what decided: iters 1/1)" \
+	grep -Eq '^ +ev +count +100\.00 +100\.00 +0 +same, mdc 3\.2% +iters 1/1 ' <<<"$out"
 
 # Markdown from hostile case strings and metric-less workloads: every table
 # row keeps its cells, nothing becomes code, a link or HTML.

@@ -7,11 +7,12 @@
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
 . "$TOP/tools/bench/lib.sh"
 
-# 1..10: mean 5.5, sample sd 3.0276504, CoV 55.048%, MDC@10 = 2.101 x
-# 55.048 x sqrt(0.2) = 51.723%.
+# 1..10: mean 5.5, sample sd 3.0276504, CoV 55.048%, MDC@10 = (t(0.975,18)
+# + t(0.8,18)) x CoV x sqrt(0.2) = (2.100922 + 0.862049) x 55.048188 x
+# 0.447214 = 72.943% (the quantiles from mpmath; bench/mdc.h's formula).
 seq 1 10 >"$t/v"
 read -r n m sd cov mdc < <(bench_stats "$t/v")
-[ "$n" = 10 ] && [ "$m" = 5.5 ] && [ "$sd" = 3.02765 ] && [ "$cov" = 55.048 ] && [ "$mdc" = 51.723 ] &&
+[ "$n" = 10 ] && [ "$m" = 5.5 ] && [ "$sd" = 3.02765 ] && [ "$cov" = 55.048 ] && [ "$mdc" = 72.943 ] &&
 	pass "bench_stats: n, mean, sample sd, CoV and MDC@10 of 1..10" ||
 	fail "bench_stats" "got: $n $m $sd $cov $mdc"
 printf '7\n7\n7\n' >"$t/c"
@@ -90,16 +91,17 @@ bench_verdict x "$t/a" "$t/b" 5 >"$t/out"
 [ $? = 1 ] && grep -q 'MISSED' "$t/out" && pass "bench_verdict: missed when over the absolute limit (exit 1)" ||
 	fail "bench_verdict missed" "$(cat "$t/out")"
 # the context line against a second series (70,130,70,130: sd 34.641, MDC
-# 2.101 x 34.641 x sqrt(0.2) = 32.549), and the verdict over rounds
-[ "$(bench_context_ratio "the other" "$t/a" "$t/b" us)" = "  context: the other mean 100 us, CoV 34.641%, MDC@10 32.549% (n=4); CoV ratio mmbench/it 0.333, mean ratio 1.0000" ] &&
+# 1.325078 x 34.641016 = 45.902), and the verdict over rounds
+[ "$(bench_context_ratio "the other" "$t/a" "$t/b" us)" = "  context: the other mean 100 us, CoV 34.641%, MDC@10 45.902% (n=4); CoV ratio mmbench/it 0.333, mean ratio 1.0000" ] &&
 	pass "bench_context_ratio: the other series' mean, CoV, MDC and both ratios" ||
 	fail "bench_context_ratio" "$(bench_context_ratio "the other" "$t/a" "$t/b" us)"
 # pooled: RMS of 3 and 4 is 3.54 (sqrt(12.5)), of 8 and 10 is 9.06
-# (sqrt(82)): ratio 0.390, met under 5%, missed under 3%
+# (sqrt(82)), MDC@10 1.325078 times those: ratio 0.390, met under 5%,
+# missed under 3%
 printf '3\n4\n' >"$t/ca"
 printf '8\n10\n' >"$t/cb"
 bench_pooled_verdict x "$t/ca" "$t/cb" 5 /d >"$t/out" &&
-	grep -q '^x: over 2 round(s), pooled CoV .*: mmbench 3.54% (MDC@10 3.32%), reference 9.06% (MDC@10 8.51%), ratio 0.390; load average ' "$t/out" &&
+	grep -q '^x: over 2 round(s), pooled CoV .*: mmbench 3.54% (MDC@10 4.68%), reference 9.06% (MDC@10 12.00%), ratio 0.390; load average ' "$t/out" &&
 	grep -q '^x: target (pooled CoV at most half of the reference.s and under 5%): met$' "$t/out" && grep -q '^x: values and run directories in /d$' "$t/out" &&
 	! bench_pooled_verdict x "$t/ca" "$t/cb" 3 /d | grep -q ': met$' && ! bench_pooled_verdict x "$t/cb" "$t/ca" 50 /d >/dev/null &&
 	pass "bench_pooled_verdict: RMS of the rounds' CoVs, ratio, met only under both limits (else exit 1)" ||

@@ -2,40 +2,50 @@
 # workloads/thp_storm-bench.sh): statistics of one series of values, the
 # machine's own spread, and the side-by-side verdict. Sourced, not run.
 #
-# Minimum detectable change (MDC) at n iterations, 95% confidence, for a
-# two-sided two-sample t-test with equal n and the measured spread:
+# Minimum detectable change (MDC) at n iterations: the smallest difference
+# a two-sided two-sample t-test with equal n and the measured spread finds
+# with 80% power at p < 0.05, the project's one MDC formula (bench/mdc.h,
+# asked of tools/mmcompare/mdc):
 #
-#     MDC = t(0.975, 2n - 2) x sd x sqrt(2 / n) / mean
+#     MDC = (t(0.975, 2n - 2) + t(0.8, 2n - 2)) x sd x sqrt(2 / n) / mean
 #
-# that is t x CoV x sqrt(2/n). At n = 10: t(0.975, 18) = 2.1009, so
-# MDC = 0.9396 x CoV. A difference between two kernels smaller than the
-# MDC cannot be told from noise with 10 iterations each.
+# that is (t + t') x CoV x sqrt(2/n). At n = 10: t(0.975, 18) = 2.1009 and
+# t(0.8, 18) = 0.8620, so MDC = 1.3251 x CoV. A difference between two
+# kernels smaller than the MDC is likely missed with 10 iterations each
+# (and iterations of one run share its machine's state: mmcompare judges
+# times by the spread between runs).
 
 bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+bench_mdc=$bench_dir/../mmcompare/mdc
+
+# bench_mdc10 COV: the MDC in % of 10 iterations against 10 like them, for
+# a CoV in % (tools/mmcompare/mdc; built with the benchmarks' targets).
+bench_mdc10() { "$bench_mdc" 10 "$1"; }
 
 # bench_loadavg: the 1/5/15-minute load average, "1.23 2.34 3.45".
 bench_loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # bench_stats FILE: "n mean sd cov_pct mdc10_pct" of the numbers in FILE
-# (one per line); sd is the sample standard deviation (n - 1).
+# (one per line); sd is the sample standard deviation (n - 1); the MDC at
+# 10 iterations from tools/mmcompare/mdc.
 bench_stats() {
-	awk '
-	function tq(df) {	# t(0.975, df)
-		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
-		      "2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 " \
-		      "2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
-		if (df <= 30) return t[df]
-		return df <= 40 ? 2.021 : df <= 60 ? 2.000 : df <= 120 ? 1.980 : 1.960
-	}
+	local n m sd cov covx mdc
+	read -r n m sd cov covx < <(awk '
 	NF { v[++n] = $1; s += $1 }
 	END {
-		if (n < 2) { print n, (n ? s : 0), 0, 0, 0; exit }
+		if (n < 2) { print n + 0, (n ? s : 0), 0, 0, "-"; exit }
 		m = s / n
 		for (i = 1; i <= n; i++) q += (v[i] - m) ^ 2
 		sd = sqrt(q / (n - 1))
 		cov = m != 0 ? 100 * sd / m : 0
-		printf "%d %.6g %.6g %.3f %.3f\n", n, m, sd, cov, tq(18) * cov * sqrt(2 / 10)
-	}' "$1"
+		printf "%d %.6g %.6g %.3f %.17g\n", n, m, sd, cov, (cov < 0 ? -cov : cov)
+	}' "$1")
+	if [ "$covx" = - ]; then	# fewer than 2 values: no spread, no MDC
+		echo "$n $m $sd $cov 0"
+		return
+	fi
+	mdc=$(bench_mdc10 "$covx") || return 1
+	printf '%s %s %s %s %.3f\n' "$n" "$m" "$sd" "$cov" "$mdc"
 }
 
 # bench_value RESULTS_CSV METRIC: METRIC's values in a results.csv, read
@@ -109,7 +119,7 @@ bench_verdict() {
 		printf "%-10s %4d %14.6g %8.2f%% %11.2f%%\n", "mmbench", a[1], a[2], a[4], a[5]
 		printf "%-10s %4d %14.6g %8.2f%% %11.2f%%\n", "reference", b[1], b[2], b[4], b[5]
 		ratio = b[4] > 0 ? a[4] / b[4] : 0
-		printf "%s: CoV ratio mmbench/reference %.3f, mean ratio %.4f; MDC@10 = t(0.975,18) x CoV x sqrt(2/10); load average %s\n",
+		printf "%s: CoV ratio mmbench/reference %.3f, mean ratio %.4f; MDC@10 = (t(0.975,18) + t(0.8,18)) x CoV x sqrt(2/10): 80%% power at p < 0.05; load average %s\n",
 		       name, ratio, b[2] != 0 ? a[2] / b[2] : 0, loadavg
 		ok = b[4] > 0 && a[4] <= b[4] / 2 && a[4] < max
 		printf "%s: target (CoV at most half of the reference'"'"'s and under %s%%): %s\n",
@@ -128,13 +138,15 @@ bench_verdict() {
 # of the reference's and under MAX_COV_PCT. Exit 0 met, 1 missed, 2 no
 # data.
 bench_pooled_verdict() {
-	paste "$2" "$3" | awk -v name="$1" -v max="$4" -v out="$5" -v loadavg="$(bench_loadavg)" '
+	local f
+	f=$(bench_mdc10 1) || return 2	# the MDC@10 of a CoV of 1%
+	paste "$2" "$3" | awk -v name="$1" -v max="$4" -v out="$5" -v f="$f" -v loadavg="$(bench_loadavg)" '
 	NF == 2 { n++; a += $1 * $1; b += $2 * $2 }
 	END {
 		if (!n) { print name ": no rounds"; exit 2 }
 		a = sqrt(a / n); b = sqrt(b / n)
 		printf "%s: over %d round(s), pooled CoV (root mean square of the rounds'"'"'): mmbench %.2f%% (MDC@10 %.2f%%), reference %.2f%% (MDC@10 %.2f%%), ratio %.3f; load average %s\n",
-		       name, n, a, 0.9396 * a, b, 0.9396 * b, (b > 0 ? a / b : 0), loadavg
+		       name, n, a, f * a, b, f * b, (b > 0 ? a / b : 0), loadavg
 		ok = b > 0 && a <= b / 2 && a < max
 		printf "%s: target (pooled CoV at most half of the reference'"'"'s and under %s%%): %s\n", name, max, ok ? "met" : "MISSED"
 		printf "%s: values and run directories in %s\n", name, out

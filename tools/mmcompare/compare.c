@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "mdc.h"
 
 const char *cmp_verdict_str(enum cmp_verdict v)
 {
@@ -17,6 +18,27 @@ const char *cmp_verdict_str(enum cmp_verdict v)
 		[CMP_BASE] = "base", [CMP_BETTER] = "better", [CMP_WORSE] = "worse",
 		[CMP_SAME] = "same", [CMP_INFO] = "info", [CMP_TOO_FEW] = "too_few",
 		[CMP_MISSING] = "missing", [CMP_EMULATED] = "emulated",
+		[CMP_ONE_RUN] = "one_run", [CMP_OVERFLOW] = "overflow",
+	};
+
+	return names[v];
+}
+
+const char *cmp_by_str(enum cmp_by b)
+{
+	static const char *const names[] = {
+		[CMP_BY_NONE] = "", [CMP_BY_EXACT] = "exact",
+		[CMP_BY_ITERATIONS] = "iterations", [CMP_BY_RUNS] = "runs",
+	};
+
+	return names[b];
+}
+
+const char *cmp_var_str(enum st_var v)
+{
+	static const char *const names[] = {
+		[ST_VAR_NONE] = "", [ST_VAR_ITER] = "iterations", [ST_VAR_RUNS] = "runs",
+		[ST_VAR_WITHIN] = "within", [ST_VAR_BORROWED] = "borrowed",
 	};
 
 	return names[v];
@@ -45,7 +67,11 @@ static bool use_hmean(const struct rs_line *l, int nsides)
 	return true;
 }
 
-/* % change of x against base b, oriented so that positive is better. */
+/*
+ * % change of x against base b, oriented so that positive is better. A
+ * base of 0 has none (the absolute change is shown); a change that does
+ * not fit a double (values near its range) overflowed.
+ */
 static void pct_change(enum rs_better better, double b, double x, struct cmp_cell *c)
 {
 	if (b == 0) {
@@ -54,7 +80,11 @@ static void pct_change(enum rs_better better, double b, double x, struct cmp_cel
 		return;
 	}
 	c->pct = (better == RS_LOWER ? b - x : x - b) / fabs(b) * 100.0;
-	c->pct_ok = isfinite(c->pct);	/* a base near 0 can overflow it */
+	c->pct_ok = isfinite(c->pct);
+	if (!c->pct_ok) {
+		c->pct = 0;
+		c->overflow = true;
+	}
 }
 
 static bool is_better(enum rs_better better, const struct cmp_cell *c)
@@ -70,20 +100,51 @@ static bool no_variance(const struct st_summary *s)
 	return s->n >= CMP_MIN_N && s->min == s->max;
 }
 
+/* A statistic of the side did not fit a double (finite values near its range). */
+static bool side_overflow(const struct cmp_cell *x)
+{
+	const struct st_runs *r = &x->runs;
+
+	return (x->sum.n >= 2 && !x->sum.sd_ok) || !isfinite(x->sum.amean) ||
+	       !isfinite(r->mean) || (r->k >= 2 && !r->means_ok) ||
+	       (r->n > r->k && !r->within_ok);
+}
+
 /*
  * Everything but the significance, which needs the whole family of judged
  * cells (apply_correction()). A change between two sides without any
  * variance is certain: exact, p = 0; no change between them, p = 1.
+ *
+ * The test: with a side of k >= 2 runs, the run as the unit
+ * (st_welch_runs()); with one run per side, the iterations as samples,
+ * which judges counts only: a time from one run per side is not judged
+ * (its iterations share the machine's state of that run), unless
+ * iterations_as_samples, which also pools every side's iterations as
+ * independent samples as mmcompare did before runs were the unit.
  */
 static void judge(const struct cmp *cmp, int side, const struct rs_line *l,
 		  const struct cmp_cell *base, struct cmp_cell *c)
 {
+	bool iters = cmp->opts.iterations_as_samples;
+	bool by_runs = !iters && (base->runs.k >= 2 || c->runs.k >= 2);
+	bool one_run = !iters && !by_runs && l->timed;
+
 	pct_change(l->better, base->sum.mean, c->sum.mean, c);
 	c->diff = c->sum.amean - base->sum.amean;
-	st_welch(&base->sum, &c->sum, cmp->alpha, &c->w);
 	c->emulated = l->timed && (cmp->emulated[0] || cmp->emulated[side]);
-	c->mdc_ok = c->w.ok && isfinite(c->w.ci_hi - c->w.ci_lo);
-	c->mdc = c->mdc_ok ? (c->w.ci_hi - c->w.ci_lo) / 2 : 0;
+	if (by_runs) {
+		st_welch_runs(&base->runs, &c->runs, cmp->alpha, &c->w, &c->var_base,
+			      &c->var_new);
+	} else if (!one_run) {
+		st_welch(&base->sum, &c->sum, cmp->alpha, &c->w);
+		if (c->w.ok)
+			c->var_base = c->var_new = ST_VAR_ITER;
+	}
+	c->overflow |= !isfinite(c->diff) || side_overflow(base) || side_overflow(c) ||
+		       ((by_runs || (!one_run && base->sum.n >= 2 && c->sum.n >= 2)) &&
+			!c->w.ok);
+	if (!isfinite(c->diff))
+		c->diff = 0;
 	if (l->better == RS_INFO) {
 		c->verdict = CMP_INFO;
 		return;
@@ -96,15 +157,24 @@ static void judge(const struct cmp *cmp, int side, const struct rs_line *l,
 		c->verdict = CMP_TOO_FEW;
 		return;
 	}
+	if (c->overflow) {
+		c->verdict = CMP_OVERFLOW;
+		return;
+	}
+	if (one_run) {
+		c->verdict = CMP_ONE_RUN;
+		return;
+	}
 	c->judged = true;
 	c->verdict = CMP_SAME;
 	if (no_variance(&base->sum) && no_variance(&c->sum)) {
 		c->exact = true;
-		c->mdc = 0;
-		c->mdc_ok = true;
+		c->by = CMP_BY_EXACT;
+		c->var_base = c->var_new = ST_VAR_NONE;	/* no variance to speak of */
 		c->p_ok = true;
 		c->w.p = c->p_adj = base->sum.min == c->sum.min ? 1 : 0;
 	} else if (c->w.ok && c->w.t_ok) {
+		c->by = by_runs ? CMP_BY_RUNS : CMP_BY_ITERATIONS;
 		c->p_ok = true;
 		c->p_adj = c->w.p;
 	}
@@ -119,6 +189,45 @@ static int p_cmp(const void *a, const void *b)
 }
 
 /*
+ * The minimum detectable change of every judged cell (bench/mdc.h), at
+ * 80% power and at the level its test had to reach: alpha without a
+ * correction; with Benjamini-Hochberg, R of m significant, a further line
+ * is significant when its p is at most alpha * (R + 1) / m, the level
+ * used for every line (at most alpha). Relative to the base's tested
+ * mean: the mean of its runs' means with the run as the unit, else its
+ * arithmetic mean.
+ */
+static void mdc_all(struct cmp *c, size_t nsig)
+{
+	double level = c->alpha, ref;
+	size_t i, k;
+
+	if (c->opts.correction == CMP_BH && c->nfamily > 0)
+		level = fmin(c->alpha, c->alpha * (double)(nsig + 1) / (double)c->nfamily);
+	c->mdc_level = level;
+	for (i = 0; i < c->nrows; i++) {
+		for (k = 1; k < (size_t)c->nsides; k++) {
+			struct cmp_cell *cell = &c->rows[i].cell[k];
+
+			if (!cell->judged || !cell->p_ok)
+				continue;
+			cell->mdc = cell->exact ? 0 : st_mdc(&cell->w, level, MM_MDC_POWER);
+			cell->mdc_ok = isfinite(cell->mdc);
+			if (!cell->mdc_ok) {
+				cell->mdc = 0;
+				continue;
+			}
+			ref = cell->by == CMP_BY_RUNS ? c->rows[i].cell[0].runs.mean :
+			      c->rows[i].cell[0].sum.amean;
+			cell->mdc_pct = ref != 0 ? 100 * cell->mdc / fabs(ref) : 0;
+			cell->mdc_pct_ok = ref != 0 && isfinite(cell->mdc_pct);
+			if (!cell->mdc_pct_ok)
+				cell->mdc_pct = 0;
+		}
+	}
+}
+
+/*
  * Benjamini-Hochberg over every judged cell with a p: sorted by p, the
  * adjusted p of rank k (1-based) of m is min over j >= k of p_j * m / j,
  * capped at 1. Significant: adjusted p < alpha, which keeps the expected
@@ -127,7 +236,7 @@ static int p_cmp(const void *a, const void *b)
 static int apply_correction(struct cmp *c)
 {
 	struct cmp_cell **v;
-	size_t n = 0, i, k;
+	size_t n = 0, i, k, nsig = 0;
 	double run = 1;
 
 	for (i = 0; i < c->nrows; i++)
@@ -162,8 +271,10 @@ static int apply_correction(struct cmp *c)
 			if (cell->significant)
 				cell->verdict = is_better(c->rows[i].line->better, cell) ?
 						CMP_BETTER : CMP_WORSE;
+			nsig += cell->significant;
 		}
 	}
+	mdc_all(c, nsig);
 	return 0;
 }
 
@@ -186,16 +297,43 @@ static void count(struct cmp *c, const struct cmp_row *r)
 		c->nsame += v == CMP_SAME;
 		c->ntoofew += v == CMP_TOO_FEW;
 		c->nemulated += v == CMP_EMULATED;
+		c->nonerun += v == CMP_ONE_RUN;
+		c->noverflow += v == CMP_OVERFLOW;
+		if (r->cell[i].judged)
+			c->nby[r->cell[i].by]++;
 		if (r->line->evidence) {
 			c->ev_better += v == CMP_BETTER;
 			c->ev_worse += v == CMP_WORSE;
 			c->ev_same += v == CMP_SAME;
 			c->ev_toofew += v == CMP_TOO_FEW;
+			c->ev_onerun += v == CMP_ONE_RUN;
 		}
 		if (!r->cell[i].present && r->cell[0].present && r->line->better != RS_INFO &&
 		    !(r->line->timed && (c->emulated[0] || c->emulated[i]) &&
 		      !c->opts.judge_emulated))
 			c->nmissing_new++;
+	}
+}
+
+/*
+ * A side's summary and its runs. st_summarize() sorts the values in place,
+ * so the runs, which need them in the order they were read, come first;
+ * a side of one run has its figures from the summary.
+ */
+static void side_summary(struct rs_vals *v, bool hmean, double alpha, struct cmp_cell *cell)
+{
+	struct st_runs *r = &cell->runs;
+
+	if (v->nrun_start)
+		st_runs(v->v, v->n, v->run_start, v->nrun_start, r);
+	st_summarize(v->v, v->n, hmean, alpha, &cell->sum);
+	if (v->nrun_start)
+		return;
+	*r = (struct st_runs){ .k = 1, .n = v->n, .mean = cell->sum.amean,
+			       .inv_n = 1.0 / (double)v->n };
+	if (v->n > 1) {
+		r->var_within = cell->sum.sd * cell->sum.sd;
+		r->within_ok = cell->sum.sd_ok && isfinite(r->var_within);
 	}
 }
 
@@ -215,7 +353,7 @@ static void build_row(struct cmp *c, struct cmp_row *r)
 			cell->verdict = CMP_MISSING;
 			continue;
 		}
-		st_summarize(l->vals[i].v, n, r->hmean, c->alpha, &cell->sum);
+		side_summary(&l->vals[i], r->hmean, c->alpha, cell);
 	}
 	r->cell[0].verdict = r->cell[0].present ? CMP_BASE : CMP_MISSING;
 	r->cell[0].pct_ok = r->cell[0].present;

@@ -32,7 +32,7 @@ enum format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
 struct opts {
 	enum format fmt;
 	bool all, brief, force, fail_on_regression, per_arg, labels;
-	bool judge_emulated;
+	bool judge_emulated, iterations_as_samples;
 	enum cmp_correction correction;
 	double alpha;
 	/* the inputs, for the mmprofile command the text views print */
@@ -57,6 +57,10 @@ static void usage(FILE *f)
 		"  --alpha A             significance level / false discovery rate (0.05)\n"
 		"  --correction C        bh (Benjamini-Hochberg, default) or none (raw p)\n"
 		"  --judge-emulated      judge times measured in QEMU TCG guests too\n"
+		"  --iterations-as-samples  every iteration an independent sample, as\n"
+		"                        before runs were the unit: judges times of one run\n"
+		"                        per side (iterations share the machine's state:\n"
+		"                        p values come out too small)\n"
 		"  --force               compare even if meta facts that change the\n"
 		"                        answer differ (they are listed either way)\n"
 		"  --fail-on-regression  exit 3 if a judged metric is significantly worse\n"
@@ -65,13 +69,13 @@ static void usage(FILE *f)
 		"exit: 0 ok, 2 usage or bad input, 3 regression (--fail-on-regression)\n");
 }
 
+/* A decimal number (the result files' rule: rs_is_decimal()) in (0, 1). */
 static int parse_alpha(const char *s, double *alpha)
 {
-	char *end;
-
-	*alpha = strtod(s, &end);
-	if (!*s || *end || !(*alpha > 0 && *alpha < 1)) {
-		fprintf(stderr, "mmcompare: --alpha '%s': want a number between 0 and 1\n", s);
+	*alpha = rs_is_decimal(s) ? strtod(s, NULL) : NAN;
+	if (!(*alpha > 0 && *alpha < 1)) {
+		fprintf(stderr, "mmcompare: --alpha '%s': want a decimal number between 0 and 1 "
+			"(such as 0.05)\n", s);
 		return -1;
 	}
 	return 0;
@@ -87,6 +91,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "all", no_argument, NULL, 'A' },
 		{ "correction", required_argument, NULL, 'C' },
 		{ "judge-emulated", no_argument, NULL, 'E' },
+		{ "iterations-as-samples", no_argument, NULL, 'I' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "fail-on-regression", no_argument, NULL, 'r' },
@@ -106,6 +111,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'b': o->brief = o->all = true; break;
 		case 'A': o->all = true; break;
 		case 'E': o->judge_emulated = true; break;
+		case 'I': o->iterations_as_samples = true; break;
 		case 'C':
 			if (!strcmp(optarg, "bh"))
 				o->correction = CMP_BH;
@@ -229,22 +235,45 @@ static const char *fmt_ci(const struct cmp_cell *c, char *buf, size_t len)
 	return buf;
 }
 
+static bool any_verdict(const struct cmp *cmp, const struct cmp_row *r, enum cmp_verdict v)
+{
+	int i;
+
+	for (i = 1; i < cmp->nsides; i++)
+		if (r->cell[i].verdict == v)
+			return true;
+	return false;
+}
+
+/*
+ * The note after a line: why it is not judged, or what decided it (exact,
+ * the runs, the iterations of one run per side).
+ */
 static const char *row_note(const struct cmp *cmp, const struct cmp_row *r)
 {
+	bool ev = r->line->evidence;
 	int i;
 
 	if (r->line->better == RS_INFO)
 		return "info: not judged";
-	for (i = 1; i < cmp->nsides; i++)
-		if (r->cell[i].verdict == CMP_TOO_FEW)
-			return "n<3: no significance claimed";
-	for (i = 1; i < cmp->nsides; i++)
-		if (r->cell[i].verdict == CMP_EMULATED)
-			return "emulated (TCG): not judged";
+	if (any_verdict(cmp, r, CMP_TOO_FEW))
+		return "n<3: no significance claimed";
+	if (any_verdict(cmp, r, CMP_EMULATED))
+		return "emulated (TCG): not judged";
+	if (any_verdict(cmp, r, CMP_OVERFLOW))
+		return "overflow: values beyond what a double holds in a statistic, not judged";
+	if (any_verdict(cmp, r, CMP_ONE_RUN))
+		return "one run per side: not judged (--runs N, or --iterations-as-samples)";
 	for (i = 1; i < cmp->nsides; i++)
 		if (r->cell[i].exact)
-			return r->line->evidence ? "evidence; exact" : "exact";
-	return r->line->evidence ? "evidence" : "";
+			return ev ? "evidence; exact" : "exact";
+	for (i = 1; i < cmp->nsides; i++)
+		if (r->cell[i].by == CMP_BY_RUNS)
+			return ev ? "evidence; runs" : "runs";
+	for (i = 1; i < cmp->nsides; i++)
+		if (r->cell[i].by == CMP_BY_ITERATIONS)
+			return ev ? "evidence; iterations" : "iterations";
+	return ev ? "evidence" : "";
 }
 
 /* ------------------------------------------------------------ meta */
@@ -283,13 +312,13 @@ static void print_meta_text(const struct rs_set *s, const struct cmp_meta *m, FI
 
 /* ------------------------------------------------------------ text */
 
-enum block { B_MEAN, B_STDDEV, B_COV, B_MIN, B_MEDIAN, B_MAX, B_N, B_P, B_PADJ, B_CI,
-	     B_NBLOCKS };
+enum block { B_MEAN, B_STDDEV, B_COV, B_MIN, B_MEDIAN, B_MAX, B_N, B_RUNS, B_P, B_PADJ,
+	     B_CI, B_MDC, B_NBLOCKS };
 
 static const char *const block_name[B_NBLOCKS] = {
 	[B_STDDEV] = "Stddev", [B_COV] = "CoeffVar", [B_MIN] = "Min",
-	[B_MEDIAN] = "Median", [B_MAX] = "Max", [B_N] = "N", [B_P] = "Pvalue",
-	[B_PADJ] = "Padj",
+	[B_MEDIAN] = "Median", [B_MAX] = "Max", [B_N] = "N", [B_RUNS] = "Runs",
+	[B_P] = "Pvalue", [B_PADJ] = "Padj", [B_MDC] = "MDC%",
 };
 
 #define MARK_W 11	/* " (   1.65%)" */
@@ -308,7 +337,7 @@ static const char *cell_text(const struct cmp_row *r, int i, enum block b, char 
 	const struct cmp_cell *c = &r->cell[i];
 	const struct st_summary *s = &c->sum;
 
-	if (!c->present || (i == 0 && (b == B_P || b == B_PADJ || b == B_CI)))
+	if (!c->present || (i == 0 && (b == B_P || b == B_PADJ || b == B_CI || b == B_MDC)))
 		return "-";
 	switch (b) {
 	case B_MEAN: return fmt_val(s->mean, buf, len);
@@ -318,6 +347,11 @@ static const char *cell_text(const struct cmp_row *r, int i, enum block b, char 
 	case B_MEDIAN: return fmt_val(s->median, buf, len);
 	case B_MAX: return fmt_val(s->max, buf, len);
 	case B_N: snprintf(buf, len, "%zu", s->n); return buf;
+	case B_RUNS: snprintf(buf, len, "%zu", c->runs.k); return buf;
+	case B_MDC:
+		if (!c->mdc_pct_ok)
+			return "-";
+		return fmt_val(c->mdc_pct, buf, len);
 	case B_P: return fmt_p(c, buf, len);
 	case B_PADJ:
 		if (c->exact)
@@ -403,6 +437,10 @@ static void mean_mark(const struct cmp_cell *c, int i, struct lb *l)
 	char pct[32], v[32];
 	const char *open = " (", *close = c->pct_ok ? "%)" : " )";
 
+	if (c->overflow && !c->pct_ok && i > 0) {
+		lb_put(l, " [overflow]", 0);
+		return;
+	}
 	if (!c->present || c->verdict == CMP_MISSING) {
 		lb_put(l, "", MARK_W);
 		return;
@@ -414,7 +452,8 @@ static void mean_mark(const struct cmp_cell *c, int i, struct lb *l)
 	if (c->significant) {
 		open = " *";
 		close = c->pct_ok ? "%*" : " *";
-	} else if (c->verdict == CMP_INFO || c->verdict == CMP_EMULATED) {
+	} else if (c->verdict == CMP_INFO || c->verdict == CMP_EMULATED ||
+		   c->verdict == CMP_ONE_RUN || c->verdict == CMP_OVERFLOW) {
 		open = " [";
 		close = c->pct_ok ? "%]" : " ]";
 	}
@@ -532,13 +571,16 @@ static void text_intro(const struct cmp *cmp, const struct opts *o, FILE *f)
 	vd_method(cmp, f);
 	if (o->all) {
 		fprintf(f, "%% change vs BASE, positive = better: *x%%* significant, (x%%) not "
-			"significant, [x%%] not judged (better=info, or a time emulated under "
-			"TCG). Hmean: harmonic mean (rates).\n");
+			"significant, [x%%] not judged (better=info, a time emulated under "
+			"TCG, a time from one run per side, or an overflow). Hmean: harmonic "
+			"mean (rates).\n");
 		if (!o->brief)
-			fprintf(f, "Pvalue: Welch's t-test vs BASE; Padj: corrected (%s); "
-				"CI%.0f: %.0f%% confidence interval of NEW - BASE (arithmetic "
-				"means).\n", cmp_correction_str(cmp->opts.correction),
-				100 * (1 - o->alpha), 100 * (1 - o->alpha));
+			fprintf(f, "Runs: the side's runs. Pvalue: Welch's t-test vs BASE; Padj: "
+				"corrected (%s); CI%.0f: %.0f%% confidence interval of NEW - BASE "
+				"(arithmetic means; with the run as the unit, means of the runs' "
+				"means); MDC%%: the smallest change found with 80%% power at p < "
+				"%.3g, in %% of BASE.\n", cmp_correction_str(cmp->opts.correction),
+				100 * (1 - o->alpha), 100 * (1 - o->alpha), cmp->mdc_level);
 	}
 	fputc('\n', f);
 }
@@ -922,8 +964,36 @@ static const char *const csv_cols[] = {
 	"diff_ci_high", "ci_level", "t", "df", "p_value", "significant", "verdict",
 	/* since metrics.csv: appended, so readers by position keep working */
 	"role", "timed", "emulated", "exact", "p_adjusted", "correction", "judged",
-	"abs_change", "claim", "min_detectable", NULL,
+	"abs_change", "claim", "min_detectable",
+	/* since the run became the unit: appended likewise */
+	"runs", "decided_by", "variance_base", "variance_new", "mdc_pct", "mdc_level",
+	"cov_runs_pct", "cov_within_pct", NULL,
 };
+
+/*
+ * The run as the unit: this side's runs, what decided the test (NEW rows),
+ * the MDC in % of the base and the level it is at, and the side's spread
+ * between runs (CoV of the runs' means) and within them (sqrt(MSW) over
+ * the mean of the runs' means).
+ */
+static void csv_runs(struct csvo *o, const struct cmp *cmp, const struct cmp_cell *c,
+		     bool cmp_ok)
+{
+	const struct st_runs *r = &c->runs;
+	double m = fabs(r->mean);
+
+	csvo_int(o, r->k);
+	csvo_str(o, cmp_ok ? cmp_by_str(c->by) : "");
+	csvo_str(o, cmp_ok ? cmp_var_str(c->var_base) : "");
+	csvo_str(o, cmp_ok ? cmp_var_str(c->var_new) : "");
+	csvo_num(o, c->mdc_pct, cmp_ok && c->mdc_pct_ok);
+	csvo_num(o, cmp->mdc_level, cmp_ok && c->mdc_ok);
+	csvo_num(o, 100 * sqrt(r->var_means) / m,
+		 c->present && r->means_ok && m > 0 && isfinite(100 * sqrt(r->var_means) / m));
+	csvo_num(o, 100 * sqrt(r->var_within) / m,
+		 c->present && r->within_ok && m > 0 &&
+		 isfinite(100 * sqrt(r->var_within) / m));
+}
 
 static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row *r, int i)
 {
@@ -959,9 +1029,10 @@ static void csv_cell(struct csvo *o, const struct cmp *cmp, const struct cmp_row
 	csvo_num(o, c->p_adj, cmp_ok && c->judged && c->p_ok);
 	csvo_str(o, cmp_correction_str(cmp->opts.correction));
 	csvo_int(o, c->judged);
-	csvo_num(o, c->diff, cmp_ok);
+	csvo_num(o, c->diff, cmp_ok && !c->overflow);
 	csvo_str(o, r->line->claim ? r->line->claim : "");
 	csvo_num(o, c->mdc, cmp_ok && c->mdc_ok);
+	csv_runs(o, cmp, c, cmp_ok);
 }
 
 static void csv_range(const void *arg, size_t from, size_t to, FILE *f)
@@ -1046,23 +1117,26 @@ static void md_side_cell(FILE *f, const struct cmp_cell *c)
 	fprintf(f, " %s", fmt_val(c->sum.mean, v, sizeof(v)));
 	if (c->sum.sd_ok)
 		fprintf(f, " ± %s", fmt_val(c->sum.sd, sd, sizeof(sd)));
-	fprintf(f, " (n=%zu) |", c->sum.n);
+	if (c->runs.k > 1)
+		fprintf(f, " (n=%zu, %zu runs) |", c->sum.n, c->runs.k);
+	else
+		fprintf(f, " (n=%zu) |", c->sum.n);
 }
 
 static void md_cmp_cells(FILE *f, const struct cmp_cell *c)
 {
 	char pct[32], p[32], ci[96];
+	bool not_judged = c->verdict == CMP_INFO || c->verdict == CMP_EMULATED ||
+			  c->verdict == CMP_ONE_RUN || c->verdict == CMP_OVERFLOW;
 
 	if (c->verdict == CMP_MISSING) {
-		fprintf(f, " - | - | - |");
+		fprintf(f, " - | - | - | - | - |");
 		return;
 	}
 	snprintf(pct, sizeof(pct), "%+.2f%%", c->pct);
 	if (!c->pct_ok)
-		snprintf(pct, sizeof(pct), "n/a");
-	fprintf(f, c->significant ? " **%s** |" :
-		   c->verdict == CMP_INFO || c->verdict == CMP_EMULATED ? " [%s] |" : " %s |",
-		pct);
+		snprintf(pct, sizeof(pct), c->overflow ? "overflow" : "n/a");
+	fprintf(f, c->significant ? " **%s** |" : not_judged ? " [%s] |" : " %s |", pct);
 	fprintf(f, " %s |", fmt_p(c, p, sizeof(p)));
 	if (c->exact)
 		fprintf(f, " exact |");
@@ -1071,6 +1145,10 @@ static void md_cmp_cells(FILE *f, const struct cmp_cell *c)
 	else
 		fprintf(f, " - |");
 	fprintf(f, " %s |", fmt_ci(c, ci, sizeof(ci)));
+	if (c->mdc_pct_ok)
+		fprintf(f, " %.2f%% |", c->mdc_pct);
+	else
+		fprintf(f, " - |");
 }
 
 static void md_table_head(const struct cmp *cmp, FILE *f)
@@ -1083,11 +1161,12 @@ static void md_table_head(const struct cmp *cmp, FILE *f)
 		md_str(f, cmp->set->sides[i].name);
 		fprintf(f, " |");
 		if (i)
-			fprintf(f, " change | p | p adj. | CI%.0f of diff |", 100 * (1 - cmp->alpha));
+			fprintf(f, " change | p | p adj. | CI%.0f of diff | mdc |",
+				100 * (1 - cmp->alpha));
 	}
 	fprintf(f, " note |\n|---|---|---|---|");
 	for (i = 0; i < cmp->nsides; i++)
-		fprintf(f, i ? "---:|---:|---:|---:|---|" : "---:|");
+		fprintf(f, i ? "---:|---:|---:|---:|---|---:|" : "---:|");
 	fprintf(f, "---|\n");
 }
 
@@ -1195,11 +1274,15 @@ static void md_legend(const struct cmp *cmp, FILE *f)
 	fprintf(f, "Full tables: change vs BASE (");
 	md_str(f, cmp->set->sides[0].name);
 	fprintf(f, "), positive = better. **Bold**: significant (adjusted p < %g, n >= %d "
-		"on both sides, correction: %s); [x%%]: not judged (better=info, or a time "
-		"emulated under TCG). CI: %.0f%% confidence interval of NEW - BASE (arithmetic "
-		"means). Hmean: harmonic mean (rates). Values are mean ± stddev.\n\n",
+		"on both sides, correction: %s); [x%%]: not judged (better=info, a time "
+		"emulated under TCG, a time from one run per side, or an overflow). CI: %.0f%% "
+		"confidence interval of NEW - BASE (of the arithmetic means; with the run as "
+		"the unit, of the means of the runs' means). mdc: the smallest change the test "
+		"finds with 80%% power at p < %.3g, in %% of the base. The note says what decided "
+		"(exact, runs, iterations). Hmean: harmonic mean (rates). Values are mean ± "
+		"stddev (n).\n\n",
 		cmp->alpha, CMP_MIN_N, cmp_correction_str(cmp->opts.correction),
-		100 * (1 - cmp->alpha));
+		100 * (1 - cmp->alpha), cmp->mdc_level);
 }
 
 static void md_cases(const struct rs_set *s, FILE *f)
@@ -1352,7 +1435,8 @@ static size_t new_failures(const struct rs_set *s, FILE *f)
 static int run(const struct opts *o, struct rs_set *s)
 {
 	struct cmp_opts co = { .alpha = o->alpha, .correction = o->correction,
-			       .judge_emulated = o->judge_emulated };
+			       .judge_emulated = o->judge_emulated,
+			       .iterations_as_samples = o->iterations_as_samples };
 	struct cmp_meta m;
 	struct cmp c;
 	int rc = EXIT_USAGE;
@@ -1363,6 +1447,12 @@ static int run(const struct opts *o, struct rs_set *s)
 	}
 	if (check_meta(s, &m, o))
 		goto out_meta;
+	if (o->iterations_as_samples)
+		fprintf(stderr, "mmcompare: warning: --iterations-as-samples: every iteration is "
+			"taken as an independent sample, but the iterations of one run share the "
+			"machine's state (what the host gives, where memory landed, caches): a "
+			"difference between runs reads as a change, and p values come out too "
+			"small\n");
 	if (cmp_build_opts(&c, s, &co)) {
 		fprintf(stderr, "mmcompare: out of memory\n");
 		goto out;

@@ -11,11 +11,11 @@ MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o) \
 	$(MMRS_SRCS:bench/%.c=tests/compare/%.asan.o) \
 	$(MMRES_SRCS:bench/%.c=tests/compare/%.asan.o)
 
-ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot
+ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/mdc
 BENCH_TARGETS += bench-compare
 CHECK_DEPS += tests/compare/mmcompare.asan tests/compare/mmplot.asan \
 	tests/compare/stats_unit.asan $(MMC)/fuzz_reader
-CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/fuzz_reader \
+CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/mdc $(MMC)/fuzz_reader \
 	$(MMC)/gen_synth $(MMC)/runstat tests/compare/*.asan
 
 # the results library's headers are in bench/
@@ -28,6 +28,12 @@ $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 # beside it (profdiff, mmprofile's reader)
 $(MMC)/mmcompare: $(MMC)/verdict.o $(MMC)/profdiff.o
 tests/compare/mmcompare.asan: tests/compare/verdict.asan.o tests/compare/profdiff.asan.o
+
+# mdc: the MDC formula (bench/mdc.h) for scripts: tools/bench/lib.sh asks
+# it, so the benchmarks that source lib.sh need it built
+$(MMC)/mdc: $(MMC)/mdc.o $(MMRS_OBJS) $(MMRES_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
+bench-pageout bench-thp: $(MMC)/mdc
 
 $(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS)

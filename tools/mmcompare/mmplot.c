@@ -39,11 +39,18 @@
 #define CDF_POINTS 1000
 /* A label in a chart's key: at most this many characters */
 #define KEY_MAX 60
+/*
+ * gnuplot's autoscaling overflows on values near the double range (1.4e308
+ * fails a histogram with "No valid points"): a line with a value to draw
+ * beyond this is left out of the charts (counted in plots.md), as is a
+ * latency CDF with such a sample.
+ */
+#define PLOT_MAX 1e300
 
 struct opts {
 	const char *out, *prefix, *gnuplot;
 	double alpha;
-	bool force, per_arg;
+	bool force, per_arg, iterations_as_samples;
 	int max_plots;
 };
 
@@ -63,6 +70,7 @@ struct plotter {
 	const struct rs_set *s;
 	struct plot *plots;
 	int nplots, dropped;
+	size_t overflow;	/* lines left out: values beyond PLOT_MAX */
 	FILE *gp, *dat;
 	int block;		/* next index block in the .dat file */
 	int height;		/* > 0: the next chart's height in pixels */
@@ -84,6 +92,7 @@ static void usage(FILE *f)
 		"  --alpha A            significance level and 1-A confidence (default 0.05)\n"
 		"  --force              plot even if facts that change the answer differ\n"
 		"  --per-arg            one side per argument instead of per label\n"
+		"  --iterations-as-samples  judge as mmcompare --iterations-as-samples does\n"
 		"  --link-prefix P      prefix of the image links in plots.md\n"
 		"  --max-plots N        draw at most N charts (default 300)\n"
 		"  --gnuplot PATH       the gnuplot to run (default: $MMPLOT_GNUPLOT, or\n"
@@ -99,6 +108,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "per-arg", no_argument, NULL, 'p' },
+		{ "iterations-as-samples", no_argument, NULL, 'I' },
 		{ "link-prefix", required_argument, NULL, 'l' },
 		{ "max-plots", required_argument, NULL, 'm' },
 		{ "gnuplot", required_argument, NULL, 'g' },
@@ -118,13 +128,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'l': o->prefix = optarg; break;
 		case 'g': o->gnuplot = optarg; break;
 		case 'a':
-			o->alpha = strtod(optarg, &end);
-			if (*end || !(o->alpha > 0 && o->alpha < 1)) {
-				fprintf(stderr, "mmplot: --alpha '%s': want a number between 0 and 1\n",
-					optarg);
+			/* decimal only, the result files' rule (rs_is_decimal) */
+			o->alpha = rs_is_decimal(optarg) ? strtod(optarg, NULL) : NAN;
+			if (!(o->alpha > 0 && o->alpha < 1)) {
+				fprintf(stderr, "mmplot: --alpha '%s': want a decimal number between "
+					"0 and 1 (such as 0.05)\n", optarg);
 				return -1;
 			}
 			break;
+		case 'I': o->iterations_as_samples = true; break;
 		case 'm':
 			o->max_plots = strtol(optarg, &end, 10);
 			if (*end || !*optarg || o->max_plots < 1) {
@@ -274,6 +286,36 @@ static void dat_num(FILE *f, double v, bool ok)
 		fprintf(f, " ?");
 }
 
+static bool plottable(double v)
+{
+	return isfinite(v) && fabs(v) <= PLOT_MAX;
+}
+
+/* Every value a chart would draw of the row: means and intervals. */
+static bool row_plottable(const struct plotter *pl, const struct cmp_row *r)
+{
+	int i;
+
+	for (i = 0; i < pl->s->nsides; i++) {
+		const struct st_summary *s = &r->cell[i].sum;
+
+		if (r->cell[i].present &&
+		    (!plottable(s->mean) || (s->ci_ok && !(plottable(s->ci_lo) &&
+							    plottable(s->ci_hi)))))
+			return false;
+	}
+	return true;
+}
+
+/* Count each line left out once (the first chart that meets it). */
+static bool row_drawn(struct plotter *pl, const struct cmp_row *r, bool count)
+{
+	if (row_plottable(pl, r))
+		return true;
+	pl->overflow += count;
+	return false;
+}
+
 static void metric_title(const struct rs_line *l, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s (%s%s%s)", l->metric, l->unit, *l->unit ? ", " : "",
@@ -324,6 +366,8 @@ static void bars_panel(struct plotter *pl, size_t a, size_t b, bool key)
 	int i;
 
 	for (k = a; k < b; k++) {
+		if (!row_plottable(pl, &rows[k]))
+			continue;
 		gp_datstr(pl->dat, case_label(rows[k].line));
 		for (i = 0; i < pl->s->nsides; i++) {
 			const struct cmp_cell *c = &rows[k].cell[i];
@@ -353,19 +397,25 @@ static int bars_workload(struct plotter *pl, int wi)
 {
 	const struct rs_workload *w = &pl->s->wls[wi];
 	const struct cmp_row *rows = pl->cmp->rows;
-	size_t a, b, end = w->first + w->count, starts[PANELS_PER_PAGE + 1];
+	size_t a, b, end = w->first + w->count, starts[PANELS_PER_PAGE], ends[PANELS_PER_PAGE];
 	char stem[128], title[256], wn[48];
 	int page = 0, n, i, rc;
 
 	safe_name(wn, sizeof(wn), w->name);
 	for (a = w->first; a < end; page++) {
 		/* the next page: up to PANELS_PER_PAGE runs of one metric */
-		for (n = 0, b = a; b < end && n < PANELS_PER_PAGE; n++) {
+		for (n = 0, b = a; b < end && n < PANELS_PER_PAGE;) {
+			bool any = row_drawn(pl, &rows[b], true);
+
 			starts[n] = b;
 			while (++b < end && rows[b].line->metric == rows[starts[n]].line->metric)
-				;
+				any |= row_drawn(pl, &rows[b], true);
+			/* a panel needs a point: a metric without one is left out */
+			if (any)
+				ends[n++] = b;
 		}
-		starts[n] = b;
+		if (!n)
+			break;
 		snprintf(stem, sizeof(stem), "%02d-%s-bars-%d", wi + 1, wn, page + 1);
 		snprintf(title, sizeof(title), "%s: mean per label, %.0f%% CI error bars",
 			 w->name, 100 * (1 - pl->o->alpha));
@@ -376,7 +426,7 @@ static int bars_workload(struct plotter *pl, int wi)
 		if (rc)
 			return rc < 0 ? -1 : 0;
 		for (i = 0; i < n; i++)
-			bars_panel(pl, starts[i], starts[i + 1], i == 0);
+			bars_panel(pl, starts[i], ends[i], i == 0);
 		if (chart_end(pl))
 			return -1;
 		a = b;
@@ -393,7 +443,7 @@ static bool case_num(const char *kase, const char *key, double *x)
 	if (!rs_case_get(kase, key, v, sizeof(v)) || !v[0])
 		return false;
 	*x = strtod(v, &end);
-	return !*end && isfinite(*x);
+	return !*end && plottable(*x);
 }
 
 /* The case string without KEY: the lines one scaling curve joins. */
@@ -483,7 +533,7 @@ static size_t scale_rows(const struct plotter *pl, const struct rs_workload *w,
 	for (k = w->first; k < w->first + w->count; k++) {
 		const struct cmp_row *row = &pl->cmp->rows[k];
 
-		if (judged && row->line->better == RS_INFO)
+		if ((judged && row->line->better == RS_INFO) || !row_plottable(pl, row))
 			continue;
 		r = case_without(row->line->kase, key);
 		if (r && !strcmp(r, rest) && case_num(row->line->kase, key, &xr[n].x))
@@ -675,13 +725,30 @@ static void cdf_panel(struct plotter *pl, struct rs_set *s, const struct rs_samp
 	pl->block += s->nsides;
 }
 
+/* Every side's samples of ss's case and class are within PLOT_MAX. */
+static bool samples_plottable(struct rs_set *s, const struct rs_sampleset *ss)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nsamples; i++) {
+		const struct rs_sampleset *x = &s->samples[i];
+
+		if (x->workload != ss->workload || x->kase != ss->kase || x->klass != ss->klass)
+			continue;
+		for (k = 0; k < x->vals.n; k++)
+			if (!plottable(x->vals.v[k]))
+				return false;
+	}
+	return true;
+}
+
 /* Sample sets of workload wl, first side seen, one per (case, class). */
 static size_t cdf_sets(struct rs_set *s, const char *wl, const struct rs_sampleset **out)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < s->nsamples; i++) {
-		if (s->samples[i].workload != wl)
+		if (s->samples[i].workload != wl || !samples_plottable(s, &s->samples[i]))
 			continue;
 		for (j = 0; j < n; j++)
 			if (out[j]->kase == s->samples[i].kase && out[j]->klass == s->samples[i].klass)
@@ -791,7 +858,10 @@ static void change_data(struct plotter *pl, struct pct_row *pr, size_t n)
 			o += snprintf(label + o, sizeof(label) - o, " [exact]");
 		if (pr[k].r->line->better == RS_INFO && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [info: raw change]");
-		if (!c->pct_ok && o < sizeof(label))
+		if (!c->pct_ok && c->overflow && o < sizeof(label))
+			o += snprintf(label + o, sizeof(label) - o, " [change overflowed: %+.4g %s]",
+				      c->diff, pr[k].r->line->unit);
+		else if (!c->pct_ok && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [base 0: %+.4g %s]",
 				      c->diff, pr[k].r->line->unit);
 		else if (c->pct != pr[k].pct && o < sizeof(label))
@@ -865,6 +935,8 @@ static void verdict_words(const struct cmp_cell *c, char *buf, size_t len)
 		[CMP_SAME] = "not significant", [CMP_INFO] = "info, not judged",
 		[CMP_TOO_FEW] = "n<3, not judged", [CMP_MISSING] = "missing",
 		[CMP_EMULATED] = "emulated (TCG) time, not judged",
+		[CMP_ONE_RUN] = "time of one run per side, not judged",
+		[CMP_OVERFLOW] = "overflow, not judged",
 	};
 	const char *w = words[c->verdict];
 
@@ -982,12 +1054,13 @@ static size_t headline_rows(const struct plotter *pl, const struct rs_workload *
 	int i;
 
 	for (k = w->first; k < w->first + w->count; k++)
-		if (pl->cmp->rows[k].line->evidence)
+		if (pl->cmp->rows[k].line->evidence && row_plottable(pl, &pl->cmp->rows[k]))
 			out[n++] = &pl->cmp->rows[k];
 	*evidence = n > 0;
 	for (k = w->first; !*evidence && k < w->first + w->count; k++)
 		for (i = 1; i < pl->s->nsides; i++)
-			if (pl->cmp->rows[k].cell[i].significant) {
+			if (pl->cmp->rows[k].cell[i].significant &&
+			    row_plottable(pl, &pl->cmp->rows[k])) {
 				out[n++] = &pl->cmp->rows[k];
 				break;
 			}
@@ -1195,9 +1268,14 @@ static int write_md(const struct plotter *pl)
 			    pl->plots[i].kind == PK_DETAIL)
 				md_plot(pl, f, &pl->plots[i]);
 	}
+	if (pl->dropped || pl->overflow)
+		fprintf(f, "<!-- mmplot:dropped -->\n");
 	if (pl->dropped)
-		fprintf(f, "<!-- mmplot:dropped -->\n%d more chart(s) not drawn (--max-plots %d).\n",
-			pl->dropped, pl->o->max_plots);
+		fprintf(f, "%d more chart(s) not drawn (--max-plots %d).\n", pl->dropped,
+			pl->o->max_plots);
+	if (pl->overflow)
+		fprintf(f, "%zu line(s) left out of the charts: a value beyond +-%g, which "
+			"gnuplot cannot scale (the tables show them).\n", pl->overflow, PLOT_MAX);
 	if (ferror(f) | fclose(f)) {
 		fprintf(stderr, "mmplot: writing %s failed\n", path);
 		return -1;
@@ -1267,7 +1345,10 @@ static int plot_all(const struct opts *o, struct rs_set *s, const char *gnuplot)
 	struct cmp c;
 	int i, rc = EXIT_FAIL, good = 0;
 
-	if (cmp_build(&c, s, o->alpha))
+	struct cmp_opts co = { .alpha = o->alpha, .correction = CMP_BH,
+			       .iterations_as_samples = o->iterations_as_samples };
+
+	if (cmp_build_opts(&c, s, &co))
 		return EXIT_FAIL;
 	pl.cmp = &c;
 	if (mkdir(o->out, 0777) && errno != EEXIST) {
@@ -1277,7 +1358,12 @@ static int plot_all(const struct opts *o, struct rs_set *s, const char *gnuplot)
 	if (draw(&pl, s))
 		goto out;
 	if (!pl.nplots) {
-		fprintf(stderr, "mmplot: the input holds nothing plottable\n");
+		if (pl.overflow)
+			fprintf(stderr, "mmplot: the input holds nothing plottable: %zu line(s) "
+				"with a value beyond +-%g, which gnuplot cannot scale\n", pl.overflow,
+				PLOT_MAX);
+		else
+			fprintf(stderr, "mmplot: the input holds nothing plottable\n");
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -1294,6 +1380,9 @@ static int plot_all(const struct opts *o, struct rs_set *s, const char *gnuplot)
 	if (!write_md(&pl) && good == pl.nplots) {
 		printf("mmplot: %d chart(s) in %s%s\n", good, o->out,
 		       pl.dropped ? " (more dropped, see --max-plots)" : "");
+		if (pl.overflow)
+			fprintf(stderr, "mmplot: %zu line(s) left out of the charts: a value "
+				"beyond +-%g, which gnuplot cannot scale\n", pl.overflow, PLOT_MAX);
 		rc = 0;
 	}
 out:

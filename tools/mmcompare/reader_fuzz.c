@@ -5,9 +5,11 @@
  * runs it for a bounded time).
  *
  * The first input byte picks the schema file (results.csv, meta.csv,
- * samples.csv, cases.csv or started.csv), the rest is its content. Whatever parses is taken through
- * the whole pipeline mmcompare runs: a second side, rs_finish(), the
- * meta-fact comparison and the statistics of every line.
+ * samples.csv, cases.csv or started.csv; its low 7 bits), the rest is its
+ * content. Whatever parses is taken through the whole pipeline mmcompare
+ * runs: a second side, rs_finish(), the meta-fact comparison and the
+ * statistics of every line. With the byte's high bit set the second side
+ * has two runs, so the lines are judged with the run as the unit.
  */
 #include <math.h>
 #include <stdint.h>
@@ -21,6 +23,11 @@ static const char good_results[] =
 	MM_RESULTS_HEADER "\n"
 	"1,r,base,k,w,\"threads=1\",0,m,1,ns,lower\n"
 	"1,r,base,k,w,\"threads=2\",0,m,2,ns,lower\n";
+static const char good_results2[] =
+	MM_RESULTS_HEADER "\n"
+	"1,r2,base,k,w,\"threads=1\",0,m,1.5,ns,lower\n"
+	"1,r2,base,k,w,\"threads=1\",1,m,1.25,ns,lower\n"
+	"1,r2,base,k,w,\"threads=2\",0,m,2.5,ns,lower\n";
 static const char good_meta[] = MM_META_HEADER "\nschema,1\ncpus,2\nthp_enabled,madvise\n";
 
 /* A run whose results.csv is buf (and meta.csv meta when given). */
@@ -61,7 +68,15 @@ static void check_finite(const struct cmp *c)
 			    (x->pct_ok && !isfinite(x->pct)) ||
 			    (w->ok && !(isfinite(w->p) && isfinite(w->diff) &&
 					isfinite(w->ci_lo) && isfinite(w->ci_hi))) ||
-			    (w->df_ok && !isfinite(w->df)) || (w->t_ok && !isfinite(w->t)))
+			    (w->df_ok && !isfinite(w->df)) || (w->t_ok && !isfinite(w->t)) ||
+			    (i > 0 && !x->overflow && !isfinite(x->diff)) ||
+			    (x->mdc_ok && !isfinite(x->mdc)) ||
+			    (x->mdc_pct_ok && !isfinite(x->mdc_pct)) ||
+			    (x->runs.means_ok && !isfinite(x->runs.var_means)) ||
+			    (x->runs.within_ok && !isfinite(x->runs.var_within)))
+				abort();
+			/* a judged cell has a finite test, or is exact */
+			if (x->judged && x->p_ok && !x->exact && !(w->ok && w->t_ok))
 				abort();
 		}
 	}
@@ -76,8 +91,11 @@ static void pipeline(struct rs_set *s)
 		return;
 	if (!cmp_meta(s, &m))
 		cmp_meta_free(&m);
-	if (!cmp_build(&c, s, 0.05))
+	if (!cmp_build(&c, s, 0.05)) {
+		if (!isfinite(c.mdc_level))
+			abort();
 		check_finite(&c);
+	}
 	cmp_free(&c);		/* cmp_build() leaves it freeable either way */
 }
 
@@ -88,13 +106,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	kind = data[0] % RS_NKINDS;
+	kind = (data[0] & 0x7f) % RS_NKINDS;
 	/* one side per argument: the same labels still make two sides */
 	rs_init(&s, RS_PER_ARG | RS_SAMPLES);
 	if (!add_run(&s, kind, data + 1, size - 1)) {
 		s.cur_arg++;
-		if (add_run(&s, RS_META, (const uint8_t *)good_meta, strlen(good_meta)) == 0)
-			pipeline(&s);
+		if (add_run(&s, RS_META, (const uint8_t *)good_meta, strlen(good_meta)) == 0) {
+			int run = (data[0] & 0x80) ? rs_new_run(&s, "fuzz/run2/results.csv") : -1;
+
+			if (run < 0 || !rs_parse_buf(&s, RS_RESULTS, "fuzz/run2/results.csv",
+						     good_results2, strlen(good_results2), run))
+				pipeline(&s);
+		}
 	}
 	rs_free(&s);
 	return 0;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mdc.h"
 #include "stats.h"
 
 double st_t_upper(double q, double df)
@@ -175,4 +176,153 @@ void st_welch(const struct st_summary *a, const struct st_summary *b, double alp
 	      struct st_welch *w)
 {
 	st_welch_moments(a->amean, a->sd, a->n, b->amean, b->sd, b->n, alpha, w);
+}
+
+/* ------------------------------------------------------------ runs */
+
+void st_runs(const double *v, size_t n, const size_t *starts, size_t nstarts,
+	     struct st_runs *r)
+{
+	size_t j, from, to, k = n ? nstarts + 1 : 0;
+	double m, ss = 0, sw = 0;
+
+	*r = (struct st_runs){ .k = k, .n = n };
+	if (!k)
+		return;
+	/* M, the runs' means averaged as a running mean (no sum to overflow) */
+	for (j = 0; j < k; j++) {
+		from = j ? starts[j - 1] : 0;
+		to = j < nstarts ? starts[j] : n;
+		m = gsl_stats_mean(v + from, 1, to - from);
+		r->mean += (m - r->mean) / (double)(j + 1);
+		r->inv_n += 1.0 / (double)(to - from);
+	}
+	for (j = 0; j < k; j++) {
+		from = j ? starts[j - 1] : 0;
+		to = j < nstarts ? starts[j] : n;
+		m = gsl_stats_mean(v + from, 1, to - from);
+		ss += (m - r->mean) * (m - r->mean);
+		if (to - from > 1)
+			sw += gsl_stats_variance_m(v + from, 1, to - from, m) *
+			      (double)(to - from - 1);
+	}
+	if (k >= 2) {
+		r->var_means = ss / (double)(k - 1);
+		r->means_ok = isfinite(r->var_means) && isfinite(r->mean);
+	}
+	if (n > k) {
+		r->var_within = sw / (double)(n - k);
+		r->within_ok = isfinite(r->var_within) && isfinite(r->mean);
+	}
+}
+
+/* The estimates a test with the run as the unit combines: a's and b's
+ * spread of runs' means, and a's and b's spread inside runs. */
+enum { EST_A_RUNS, EST_A_WITHIN, EST_B_RUNS, EST_B_WITHIN, EST_N };
+
+/*
+ * The variance of x's mean, its estimate and that estimate's df; y is the
+ * other side (its spread of runs' means stands for x's when x has one run).
+ */
+static enum st_var side_var(const struct st_runs *x, const struct st_runs *y, int est_x,
+			    int est_y, double *v, double *df, int *est)
+{
+	double vw = -1, k = (double)x->k;
+
+	if (x->k >= 2) {
+		if (!x->means_ok)
+			return ST_VAR_NONE;
+		if (x->within_ok)
+			vw = x->var_within * x->inv_n / (k * k);
+		if (vw > x->var_means / k) {
+			*v = vw;
+			*df = (double)(x->n - x->k);
+			*est = est_x + 1;
+			return ST_VAR_WITHIN;
+		}
+		*v = x->var_means / k;
+		*df = k - 1;
+		*est = est_x;
+		return ST_VAR_RUNS;
+	}
+	if (x->k != 1 || y->k < 2 || !y->means_ok)
+		return ST_VAR_NONE;
+	if (x->within_ok)
+		vw = x->var_within * x->inv_n;	/* one run: s^2 / n */
+	if (vw > y->var_means) {
+		*v = vw;
+		*df = (double)(x->n - 1);
+		*est = est_x + 1;
+		return ST_VAR_WITHIN;
+	}
+	*v = y->var_means;
+	*df = (double)(y->k - 1);
+	*est = est_y;
+	return ST_VAR_BORROWED;
+}
+
+void st_welch_runs(const struct st_runs *a, const struct st_runs *b, double alpha,
+		   struct st_welch *w, enum st_var *va, enum st_var *vb)
+{
+	double c[EST_N] = { 0 }, df[EST_N] = { 0 }, v, d, vsum = 0, dsum = 0, tq;
+	int ea, eb, j;
+
+	*w = (struct st_welch){ 0 };
+	*va = side_var(a, b, EST_A_RUNS, EST_B_RUNS, &v, &d, &ea);
+	if (*va != ST_VAR_NONE) {
+		c[ea] += v;
+		df[ea] = d;
+	}
+	*vb = side_var(b, a, EST_B_RUNS, EST_A_RUNS, &v, &d, &eb);
+	if (*vb != ST_VAR_NONE) {
+		c[eb] += v;
+		df[eb] = d;
+	}
+	if (*va == ST_VAR_NONE || *vb == ST_VAR_NONE || !isfinite(b->mean - a->mean)) {
+		*va = *vb = ST_VAR_NONE;
+		return;
+	}
+	w->ok = true;
+	w->diff = b->mean - a->mean;
+	for (j = 0; j < EST_N; j++)
+		vsum += c[j];
+	w->se = sqrt(vsum);
+	if (!(w->se > 0) || !(vsum > 0)) {
+		welch_exact(w);
+		return;
+	}
+	/* Welch-Satterthwaite over the distinct estimates, as shares of the
+	 * total so that tiny variances cannot underflow into 0/0 */
+	for (j = 0; j < EST_N; j++)
+		if (c[j] > 0)
+			dsum += (c[j] / vsum) * (c[j] / vsum) / df[j];
+	w->df = 1.0 / dsum;
+	w->df_ok = true;
+	w->t = w->diff / w->se;
+	w->t_ok = true;
+	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+	if (w->p > 1)
+		w->p = 1;
+	tq = st_t_upper(alpha / 2, w->df);
+	w->ci_lo = w->diff - tq * w->se;
+	w->ci_hi = w->diff + tq * w->se;
+	if (!isfinite(w->se) || !isfinite(w->df) || !isfinite(w->p) || !isfinite(w->t) ||
+	    !isfinite(w->ci_lo) || !isfinite(w->ci_hi)) {
+		*w = (struct st_welch){ 0 };
+		*va = *vb = ST_VAR_NONE;
+	}
+}
+
+double st_mdc(const struct st_welch *w, double level, double power)
+{
+	double m;
+
+	if (!w->ok)
+		return NAN;
+	if (!(w->se > 0))
+		return 0;	/* exact: any change shows */
+	if (!w->df_ok)
+		return NAN;
+	m = mm_mdc(w->se, w->df, level, power);
+	return isfinite(m) ? m : NAN;
 }

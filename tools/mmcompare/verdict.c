@@ -278,6 +278,8 @@ struct vtab {
 	int n, cap;
 	int ncols;
 	int ci_col;		/* the CI column, or -1 */
+	int by_col[NCELL];	/* the variance columns (one per NEW side) */
+	int nby;
 };
 
 static struct vrow *vt_add(struct vtab *t)
@@ -318,17 +320,20 @@ static const char *verdict_word(const struct cmp_cell *c)
 	case CMP_EMULATED: return "emulated";
 	case CMP_INFO: return "not judged";
 	case CMP_MISSING: return "missing";
+	case CMP_ONE_RUN: return "not judged (1 run)";
+	case CMP_OVERFLOW: return "overflow";
 	default: return "";
 	}
 }
 
 /*
  * The verdict word; an unchanged metric also says the smallest change the
- * run could have detected ("same, mdc 4.1%"): "no change" then reads as
+ * comparison could have detected ("same, mdc 4.1%": 80% power at the level
+ * that decides, from the variance that decided): "no change" then reads as
  * "no change larger than that", not as "no change at all".
  */
-static void fmt_verdict(const struct cmp_cell *b, const struct cmp_cell *c, const char *unit,
-			struct scale sc, char *buf, size_t len)
+static void fmt_verdict(const struct cmp_cell *c, const char *unit, struct scale sc, char *buf,
+			size_t len)
 {
 	char v[48];
 
@@ -336,11 +341,26 @@ static void fmt_verdict(const struct cmp_cell *b, const struct cmp_cell *c, cons
 		snprintf(buf, len, "%s", verdict_word(c));
 		return;
 	}
-	if (b->sum.mean != 0 && isfinite(c->mdc / fabs(b->sum.mean)))
-		snprintf(buf, len, "same, mdc %.2g%%", 100 * c->mdc / fabs(b->sum.mean));
+	if (c->mdc_pct_ok)
+		snprintf(buf, len, "same, mdc %.2g%%", c->mdc_pct);
 	else
 		snprintf(buf, len, "same, mdc %s%s", fmt_num(c->mdc / sc.div, v, sizeof(v)),
 			 !strcmp(unit, "pct") ? " pts" : "");
+}
+
+/*
+ * What decided, with the runs of BASE and NEW: "runs 3/3" (the spread of
+ * the runs' means), "iters 1/1" (the iterations of one run per side, or
+ * every iteration with --iterations-as-samples); nothing for exact (the p
+ * column says so) or untested.
+ */
+static void fmt_by(const struct cmp_cell *b, const struct cmp_cell *c, char *buf, size_t len)
+{
+	if (!c->judged || c->by == CMP_BY_NONE || c->by == CMP_BY_EXACT)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s %zu/%zu", c->by == CMP_BY_RUNS ? "runs" : "iters",
+			 b->runs.k, c->runs.k);
 }
 
 /* The change of c against base b: relative, or absolute when b is 0. */
@@ -350,7 +370,9 @@ static void fmt_change(const struct cmp_cell *b, const struct cmp_cell *c, const
 	double bm = b->sum.mean, m = c->sum.mean;
 	char v[48];
 
-	if (bm == m)
+	if (c->overflow && !c->pct_ok)
+		snprintf(buf, len, "overflow");
+	else if (bm == m)
 		snprintf(buf, len, "0");
 	else if (bm != 0 && isfinite((m - bm) / fabs(bm)))
 		snprintf(buf, len, "%+.2f%%", (m - bm) / fabs(bm) * 100);
@@ -375,7 +397,7 @@ static void fill_row(const struct cmp *c, const struct cmp_row *r, const char *p
 	sc = pick_scale(r->line->unit, maxabs);
 	snprintf(v->cell[k++], CELL_LEN, "%s%s", prefix, r->line->metric);
 	snprintf(v->cell[k++], CELL_LEN, "%s", sc.unit);
-	for (i = 0; i < c->nsides && k + 6 < NCELL; i++) {
+	for (i = 0; i < c->nsides && k + 7 < NCELL; i++) {
 		const struct cmp_cell *x = &r->cell[i];
 
 		if (!x->present)
@@ -394,7 +416,10 @@ static void fill_row(const struct cmp *c, const struct cmp_row *r, const char *p
 		if (x->present && b->present)
 			fmt_change(b, x, r->line->unit, sc, v->cell[k], CELL_LEN);
 		k++;
-		fmt_verdict(b, x, r->line->unit, sc, v->cell[k++], CELL_LEN);
+		fmt_verdict(x, r->line->unit, sc, v->cell[k++], CELL_LEN);
+		if (x->present && b->present)
+			fmt_by(b, x, v->cell[k], CELL_LEN);
+		k++;
 		if (x->exact)
 			snprintf(v->cell[k], CELL_LEN, "exact");
 		else if (x->w.ok && x->w.t_ok)
@@ -424,12 +449,14 @@ static void head_row(const struct cmp *c, struct vtab *t, const char *title)
 		return;
 	snprintf(v->cell[k++], CELL_LEN, "%s", title);
 	snprintf(v->cell[k++], CELL_LEN, "unit");
-	for (i = 0; i < c->nsides && k + 6 < NCELL; i++) {
+	for (i = 0; i < c->nsides && k + 7 < NCELL; i++) {
 		snprintf(v->cell[k++], CELL_LEN, "%s", c->set->sides[i].name);
 		if (!i)
 			continue;
 		snprintf(v->cell[k++], CELL_LEN, "change");
 		snprintf(v->cell[k++], CELL_LEN, "verdict");
+		t->by_col[t->nby++] = k;
+		snprintf(v->cell[k++], CELL_LEN, "variance");
 		snprintf(v->cell[k++], CELL_LEN, "p");
 		if (c->opts.correction == CMP_BH)
 			snprintf(v->cell[k++], CELL_LEN, "p(BH)");
@@ -465,7 +492,8 @@ static bool changed(const struct cmp *c, const struct cmp_row *r)
 }
 
 /* What a hidden row counts as: the first NEW side's verdict decides. */
-enum hidden { H_SAME, H_INFO, H_EMULATED, H_TOOFEW, H_ZERO, H_PARTIAL, H_N };
+enum hidden { H_SAME, H_INFO, H_EMULATED, H_ONERUN, H_OVERFLOW, H_TOOFEW, H_ZERO, H_PARTIAL,
+	      H_N };
 
 static enum hidden hidden_kind(const struct cmp *c, const struct cmp_row *r)
 {
@@ -476,6 +504,8 @@ static enum hidden hidden_kind(const struct cmp *c, const struct cmp_row *r)
 	switch (r->cell[1].verdict) {
 	case CMP_INFO: return H_INFO;
 	case CMP_EMULATED: return H_EMULATED;
+	case CMP_ONE_RUN: return H_ONERUN;
+	case CMP_OVERFLOW: return H_OVERFLOW;
 	case CMP_TOO_FEW: return H_TOOFEW;
 	default: return H_SAME;
 	}
@@ -485,7 +515,9 @@ static void counts_line(struct vtab *t, const size_t *n)
 {
 	static const char *const what[H_N] = {
 		[H_SAME] = "unchanged", [H_INFO] = "not judged (better=info)",
-		[H_EMULATED] = "emulated times (TCG)", [H_TOOFEW] = "n<3",
+		[H_EMULATED] = "emulated times (TCG)",
+		[H_ONERUN] = "times not judged (1 run per side)",
+		[H_OVERFLOW] = "overflowed (not judged)", [H_TOOFEW] = "n<3",
 		[H_ZERO] = "zero on every side", [H_PARTIAL] = "on one side only",
 	};
 	char buf[512];
@@ -585,7 +617,15 @@ static void print_tab(const struct vtab *t, FILE *f, int width)
 	bool skip[NCELL] = { false }, no_unit = false;
 	int w[NCELL], i, k, last, total, pass;
 
-	for (pass = 0; pass < 3; pass++) {
+	/* a variance column with nothing to say (every line exact or not
+	 * judged) takes no room */
+	for (k = 0; k < t->nby; k++) {
+		skip[t->by_col[k]] = true;
+		for (i = 1; i < t->n; i++)
+			if (!t->r[i].text && t->r[i].cell[t->by_col[k]][0])
+				skip[t->by_col[k]] = false;
+	}
+	for (pass = 0; pass < 4; pass++) {
 		memset(w, 0, sizeof(w));
 		for (i = 0; i < t->n; i++)
 			for (k = 0; k < t->ncols && !t->r[i].text; k++)
@@ -599,6 +639,9 @@ static void print_tab(const struct vtab *t, FILE *f, int width)
 			skip[t->ci_col] = true;
 		else if (!no_unit)
 			skip[1] = no_unit = true;
+		else	/* the method line above says what the variance was */
+			for (k = 0; k < t->nby; k++)
+				skip[t->by_col[k]] = true;
 	}
 	for (i = 0; i < t->n; i++) {
 		const struct vrow *r = &t->r[i];
@@ -670,22 +713,64 @@ void vd_text(const struct cmp *c, FILE *f)
 		workload_text(c, &c->set->wls[i], f);
 }
 
+/* The runs of each side, "3 and 3" (at most a few sides named). */
+static int runs_list(const struct cmp *c, char *b, size_t len)
+{
+	int i, o = 0;
+
+	for (i = 0; i < c->nsides && o < (int)len; i++)
+		o += snprintf(b + o, len - o, "%s%d", !i ? "" : i + 1 == c->nsides ? " and " : ", ",
+			      c->set->sides[i].nruns);
+	return o;
+}
+
+/*
+ * What the tests' samples were: the runs (the run as the unit), the
+ * iterations of one run per side (counts only), or every iteration
+ * (--iterations-as-samples, whose warning is on stderr).
+ */
+static void method_variance(const struct cmp *c, char *b, size_t len)
+{
+	char r[256];
+	int i, many = 0, one = 0;
+
+	for (i = 0; i < c->nsides; i++) {
+		many += c->set->sides[i].nruns >= 2;
+		one += c->set->sides[i].nruns <= 1;
+	}
+	runs_list(c, r, sizeof(r));
+	if (c->opts.iterations_as_samples)
+		snprintf(b, len, "every iteration a sample (--iterations-as-samples, runs %s: a "
+			 "run's iterations share the machine's state, p comes out too small)", r);
+	else if (many)
+		snprintf(b, len, "the run as the unit (runs %s%s)", r,
+			 !one ? "" : c->nsides == 2 ? "; the side of one run takes the other's "
+			 "spread of runs" : "; a side of one run takes BASE's spread of runs, "
+			 "against BASE of one run only its counts are judged");
+	else
+		snprintf(b, len, "one run per side, so counts by their iterations and times not "
+			 "at all (a run's iterations share the machine's state: --runs N, or "
+			 "--iterations-as-samples)");
+}
+
 static void method(const struct cmp *c, FILE *f, int width)
 {
-	char b[1024];
+	char b[1536], v[768];
 	int i, n = 0, o;
 
+	method_variance(c, v, sizeof(v));
 	if (c->opts.correction == CMP_BH)
-		snprintf(b, sizeof(b), "Judged: Welch's t-test, false discovery rate %g over %zu "
-			 "comparisons (Benjamini-Hochberg; p(BH): adjusted p).", c->alpha,
+		snprintf(b, sizeof(b), "Judged: Welch's t-test, %s; false discovery rate %g over "
+			 "%zu comparisons (Benjamini-Hochberg; p(BH): adjusted p).", v, c->alpha,
 			 c->nfamily);
 	else
-		snprintf(b, sizeof(b), "Judged: Welch's t-test, raw p < %g, no correction for "
-			 "the %zu comparisons.", c->alpha, c->nfamily);
+		snprintf(b, sizeof(b), "Judged: Welch's t-test, %s; raw p < %g, no correction "
+			 "for the %zu comparisons.", v, c->alpha, c->nfamily);
 	vd_wrap(f, b, width);
 	snprintf(b, sizeof(b), "exact: no variance on either side (n >= %d), a certain "
-		 "change. mdc: the smallest change this run could have called significant "
-		 "(half the %.0f%% interval of the difference).", CMP_MIN_N, 100 * (1 - c->alpha));
+		 "change. mdc: the smallest change found with 80%% power at p < %.3g (the "
+		 "level that decides) from the variance that decided.", CMP_MIN_N,
+		 c->mdc_level);
 	vd_wrap(f, b, width);
 	for (i = 0; i < c->nsides; i++)
 		n += c->emulated[i];
@@ -723,6 +808,12 @@ static void summary(const struct cmp *c, size_t bad_cases, FILE *f, int width)
 		      c->nsame - c->ev_same);
 	if (c->ntoofew - c->ev_toofew)
 		o += snprintf(b + o, sizeof(b) - o, ", %zu n<3", c->ntoofew - c->ev_toofew);
+	if (c->nonerun)
+		o += snprintf(b + o, sizeof(b) - o, "; %zu times not judged (one run per side%s)",
+			      c->nonerun, c->ev_onerun ? ", evidence among them" : "");
+	if (c->noverflow)
+		o += snprintf(b + o, sizeof(b) - o, "; %zu lines overflowed (not judged)",
+			      c->noverflow);
 	if (c->nemulated)
 		o += snprintf(b + o, sizeof(b) - o, "; %zu emulated times not judged",
 			      c->nemulated);
