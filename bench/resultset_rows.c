@@ -301,10 +301,10 @@ int rs_vals_new_run(struct rs_set *s, struct rs_vals *v)
 
 	if (!v->n)
 		return 0;
-	/* the array doubles when its length reaches a power of two */
-	if (!(n & (n - 1)) || n < 4) {
+	/* room for 4, then the array doubles when full (at each power of two) */
+	if (!n || (n >= 4 && !(n & (n - 1)))) {
 		size_t *p = arena_realloc(&s->vals_mem, v->run_start, n * sizeof(*p),
-					  (n < 4 ? 4 : 2 * (size_t)n) * sizeof(*p));
+					  (n ? 2 * (size_t)n : 4) * sizeof(*p));
 
 		if (!p)
 			return -1;

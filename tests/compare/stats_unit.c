@@ -605,6 +605,16 @@ static void test_runs_compare(void)
 	check("one run a side: a count is judged by its iterations",
 	      c.judged && c.by == CMP_BY_ITERATIONS && c.significant,
 	      "verdict %s by %s", cmp_verdict_str(c.verdict), cmp_by_str(c.by));
+	/* ten runs a side: the reader keeps where each begins (its array grows) */
+	{
+		const double *a10[] = { a1, a2, a3, a1, a2, a3, a1, a2, a3, a1 };
+		const double *b10[] = { b1, b2, b3, b1, b2, b3, b1, b2, b3, b2 };
+
+		c = runs_cmp(&bh05, "higher", a10, 10, b10, 10, 3, &hm, NULL);
+		check("ten runs a side: k = 10 on both, decided by the runs, df from 9 and 9",
+		      c.runs.k == 10 && c.by == CMP_BY_RUNS && c.w.df_ok && c.w.df > 9 &&
+		      c.w.df <= 18, "k %zu by %s df %g", c.runs.k, cmp_by_str(c.by), c.w.df);
+	}
 	/* the MDC's level: one comparison, nothing significant: alpha * 1 / 1 */
 	c = runs_cmp(&bh05, "higher", a, 3, b, 3, 3, &hm, &level);
 	check("MDC level with one comparison: alpha", near(level, 0.05, 1e-15), "level %g", level);

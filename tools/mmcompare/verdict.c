@@ -341,8 +341,9 @@ static void fmt_verdict(const struct cmp_cell *c, const char *unit, struct scale
 		snprintf(buf, len, "%s", verdict_word(c));
 		return;
 	}
-	if (c->mdc_pct_ok)
-		snprintf(buf, len, "same, mdc %.2g%%", c->mdc_pct);
+	if (c->mdc_pct_ok)	/* two digits: 4.1%, 26%, 240% */
+		snprintf(buf, len, c->mdc_pct < 99.5 ? "same, mdc %.2g%%" : "same, mdc %.0f%%",
+			 c->mdc_pct);
 	else
 		snprintf(buf, len, "same, mdc %s%s", fmt_num(c->mdc / sc.div, v, sizeof(v)),
 			 !strcmp(unit, "pct") ? " pts" : "");
