@@ -335,7 +335,9 @@ int mm_precision_cmd(int argc, char **argv)
 	printf("\n");
 	missing = between(&r);
 	if (r.target > 0) {
-		if (r.nline && r.nruns < 2)
+		if (!r.nline)
+			printf("--precision %g%%: nothing timed to wait for\n", r.target);
+		else if (r.nruns < 2)
 			printf("--precision %g%%: one run: the variance between runs needs two\n",
 			       r.target);
 		else if (missing)

@@ -96,8 +96,9 @@ for c in "${cases[@]}"; do
 		  lim[arm] += ($4 == "max-iterations" || $4 == "max-time") }
 		END {
 			ta = k[1] ? t[1] / k[1] : 0; tb = k[2] ? t[2] / k[2] : 0
-			printf "%s: machine time per run: --precision %.1f s (%.1f iterations), fixed -i %d %.1f s; ratio precision/fixed %.2f\n",
-			       c, ta, k[1] ? it[1] / k[1] : 0, n, tb, (tb > 0 ? ta / tb : 0)
+			ratio = ta > 0 && tb > 0 ? sprintf("%.2f", ta / tb) : "not measured (an arm had no round that passed)"
+			printf "%s: machine time per run: --precision %.1f s (%.1f iterations), fixed -i %d %.1f s; ratio precision/fixed %s\n",
+			       c, ta, k[1] ? it[1] / k[1] : 0, n, tb, ratio
 			printf "%s: reached %s%%: --precision %d of %d rounds (%d stopped by --max-iterations first, %d failed), fixed %d of %d (%d failed)\n",
 			       c, p, ok[1], k[1] + fail[1], lim[1], fail[1], ok[2], k[2] + fail[2], fail[2]
 		}' "$out/$c.precision.txt" "$out/$c.fixed.txt"

@@ -14,8 +14,26 @@
 # blank); dirs every run directory in order; rc_all the worst exit status
 # (fail 1 over usage 2 over pass 0; skip 4 only when every run skipped).
 
-# lab_rounds: run every kernel front_runs times (or more, see above).
+# lab_rounds: run every kernel front_runs times (or more, see above); with
+# more than one run, then each kernel's precision between its runs
+# (mmbench precision).
 lab_rounds()
+{
+	local i
+
+	lab_rounds_run
+	[ "$front_runs" -gt 1 ] && [ -z "$interrupted" ] || return 0
+	for i in "${!kernels[@]}"; do
+		[ -n "${kruns[$i]:-}" ] || continue
+		echo
+		echo "precision of ${kernels[$i]}'s runs:"
+		# shellcheck disable=SC2086 # kruns holds blank-separated paths
+		"$mmbench_bin" precision ${front_precision:+--precision "$front_precision"} ${kruns[$i]}
+	done
+	return 0
+}
+
+lab_rounds_run()
 {
 	local round=0 i rc more
 
@@ -71,8 +89,7 @@ lab_rounds()
 # lab_compare BASE_DIR NEW_DIR...: tools/compare-report of the pair. One
 # run per kernel: one side per argument (--per-arg). Several: each kernel's
 # runs pooled into its side by their label (so the kernels' labels must
-# differ: give --label per --vm when two kernels have one release), and
-# each kernel's runs' precision printed (mmbench precision).
+# differ: give --label per --vm when two kernels have one release).
 lab_compare()
 {
 	local a i side=() seen=() l lbl
@@ -89,14 +106,9 @@ lab_compare()
 				[ "$l" = "$lbl" ] && { vm_log "no comparison: two kernels ran under the label '$lbl': with --runs, give --label once per --vm"; return 1; }
 			done
 			seen+=("$lbl")
-			echo
-			echo "precision of ${kernels[$i]} ($lbl):"
-			# shellcheck disable=SC2086 # kruns holds blank-separated paths
-			"$mmbench_bin" precision ${front_precision:+--precision "$front_precision"} ${kruns[$i]}
 			# shellcheck disable=SC2206
 			side+=(${kruns[$i]})
 		done
 	done
-	echo
 	"$VM_TOP/tools/compare-report" --out "$root" "${cmpargs[@]}" "${side[@]}"
 }
