@@ -2,42 +2,30 @@
 /*
  * compact_folio: does compaction move a large folio whole?
  *
- * Kernel path: /sys/devices/system/node/nodeN/compact (or
- * /proc/sys/vm/compact_memory, or a THP fault's direct compaction) ->
- * compact_zone() -> isolate_migratepages_block(), then migrate_pages()
- * with compaction_alloc() as the allocator. Before "Enable >0 order folio
- * memory compaction" (Linux 6.9) the migrate scanner stepped over every
- * compound page unless cc->alloc_contig, and compaction_alloc() handed out
- * order-0 pages only; since then it isolates folios below the target order
- * (below pageblock order for a full compaction) and takes a free page of
- * the folio's own order, so a large folio moves in one piece, or is split
- * when no free page of its order is found. Only folios of order 1 to
- * pageblock order - 1 are treated differently: those are what this
- * workload makes (EXPERIMENTS.md section 4).
+ * Kernel path: /sys/devices/system/node/nodeN/compact (or compact_memory,
+ * or a THP fault's direct compaction) -> compact_zone() ->
+ * isolate_migratepages_block(), then migrate_pages() with
+ * compaction_alloc(). Before "Enable >0 order folio memory compaction"
+ * (Linux 6.9) the migrate scanner stepped over every compound page unless
+ * cc->alloc_contig; since then it isolates folios below the target order
+ * and compaction_alloc() takes a free page of the folio's own order, so a
+ * folio of order 1 to pageblock order - 1 moves in one piece (or is split
+ * when none is found). EXPERIMENTS.md section 4; compact_folio.md.
  *
- * One iteration, all memory bound to one node: make large folios
- * (source=anon: anonymous mTHP of the chosen order; source=xfs: the page
- * cache of a file on xfs, read with the readahead window of that order),
- * then a filler of base pages; find every large folio by
- * /proc/self/pagemap PFNs and /proc/kpageflags (a compound head and its
- * tails). Fragment in physical terms: in each zone, choose the highest
- * pageblock boundary below which the zone's movable pages (kpageflags LRU)
- * fit into holes the filler leaves above it, free all filler below it and
- * the first half of every filler pageblock above it, so that compaction's
- * migrate scanner, coming up from the zone start, reaches the folios
- * below while its free scanner, coming down, finds targets above. Then
- * compact, recording the PFN ranges the migrate scanner covered
- * (tracepoint compaction:mm_compaction_isolate_migratepages, in a trace
- * instance of our own), and classify every folio again: moved whole (the
- * same order at new PFNs), split, untouched. A folio is scanned when its
- * head lay in a covered range; the evidence is moved whole / scanned.
+ * One iteration, on one node: large folios (anonymous mTHP, or xfs page
+ * cache) between the two halves of a base-page filler, found by pagemap
+ * PFNs and kpageflags (folio_view.h); per zone, a pageblock threshold
+ * below which the movable pages fit into holes the filler leaves above it
+ * (all filler below freed, the first half of each filler block above);
+ * compaction, with the PFN ranges its migrate scanner covered
+ * (scan_trace.h); every folio classified again. Evidence: the share of
+ * the scanned folios moved whole.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,19 +35,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "folio_view.h"
 #include "migrate_common.h"
+#include "scan_trace.h"
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define COMPACT_ALL "/proc/sys/vm/compact_memory"
 #define PROACTIVE "/proc/sys/vm/compaction_proactiveness"
 #define PCP_FRACTION "/proc/sys/vm/percpu_pagelist_high_fraction"
-#define EVENT "events/compaction/mm_compaction_isolate_migratepages"
 #define XFS_MAGIC 0x58465342
-#define KPF_LRU 5
-#define KPF_BUDDY 10
-#define KPF_HEAD 15
-#define KPF_TAIL 16
-#define PM_PFN ((1ull << 55) - 1)
 #define MAX_ZONES 16
 #define RETRIES 2		/* more attempts of an iteration that scanned no folio */
 #define FIT_NUM 5		/* holes above >= 5/4 of the movable pages below */
@@ -67,7 +51,6 @@
 
 enum { SRC_AUTO, SRC_ANON, SRC_XFS };	/* "auto|anon|xfs" */
 enum { TRIG_NODE, TRIG_ALL, TRIG_STORM }; /* "node|compact_memory|storm" */
-enum { C_UNTOUCHED, C_MOVED, C_SPLIT, C_GONE, C_GREW, C_N };
 
 struct cf_params {
 	int source;
@@ -142,15 +125,13 @@ struct zone {
 	uint16_t *firsthalf;	/* filler or free pages in each block's first half */
 };
 
-struct range {
-	uint64_t lo, hi;
-};
-
 struct cf_state {
 	int src, order, node, other, pbo; /* other: a node for the rest; pbo: pageblock order */
 	size_t pg, pb;
-	int pm_fd, kpf_fd, fd;
-	char path[4200], inst[600], tfs[256];
+	struct folio_view fv;
+	struct scan_trace st;
+	int fd;
+	char path[4200];
 	char *fol, *fol_map, *fill;	/* folio region (aligned), its mapping, filler */
 	size_t fol_len, fol_map_len, fill_len, file_len;
 	uint64_t *pfn, *fl, *fpfn;	/* folio region PFNs and flags, filler PFNs */
@@ -162,65 +143,11 @@ struct cf_state {
 	uint64_t settle_floor;	/* others' pages a settling left below, or UINT64_MAX */
 	struct zone z[MAX_ZONES];
 	int nz;
-	struct range *r;
-	size_t nr;
-	uint64_t overrun;
-	size_t ncls[C_N], nscan, ncls_scanned[C_N], by_order[16];
+	size_t ncls[FV_NSHAPES], nscan, ncls_scanned[FV_NSHAPES], by_order[16];
 	char split_stat[300];
 };
 
-/* ---------------------------------------------------------------- small I/O */
-
-static int pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, off + (off_t)done);
-
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/* PFN of each page (0: not present); pagemap shows PFNs to root only. */
-static int read_pfns(struct cf_state *s, const char *buf, size_t n, uint64_t *out)
-{
-	int ret = pread_all(s->pm_fd, out, n * 8, (off_t)((uintptr_t)buf / s->pg * 8));
-
-	for (size_t i = 0; !ret && i < n; i++)
-		out[i] = out[i] >> 63 ? out[i] & PM_PFN : 0;
-	return ret;
-}
-
-/* kpageflags of the pages at pfn[0..n): runs of consecutive PFNs read at once. */
-static int read_flags(struct cf_state *s, const uint64_t *pfn, size_t n, uint64_t *out)
-{
-	for (size_t i = 0, k; i < n; i += k) {
-		k = 1;
-		if (!pfn[i]) {
-			out[i] = 0;
-			continue;
-		}
-		while (i + k < n && k < 4096 && pfn[i + k] == pfn[i] + k)
-			k++;
-		if (pread_all(s->kpf_fd, out + i, k * 8, (off_t)(pfn[i] * 8)) < 0)
-			return -EIO;
-	}
-	return 0;
-}
-
-static int write_str(const char *path, const char *v, int flags)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC | flags), e = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, v, strlen(v)) < 0)
-		e = -errno;
-	close(fd);
-	return e;
-}
+/* ---------------------------------------------------------------- knobs */
 
 static int set_knob(struct mm_ctx *ctx, const char *path, const char *v)
 {
@@ -313,7 +240,7 @@ static int cf_probe(struct mm_ctx *ctx)
 		return ret;
 	if (mm_tracefs(tfs, sizeof(tfs), why, sizeof(why)) < 0)
 		return mm_skip(ctx, "tracefs: %s", why);
-	snprintf(path, sizeof(path), "%s/" EVENT, tfs);
+	snprintf(path, sizeof(path), "%s/events/compaction/mm_compaction_isolate_migratepages", tfs);
 	if (access(path, F_OK) < 0)
 		return mm_skip(ctx, "no tracepoint compaction:mm_compaction_isolate_migratepages in %s", tfs);
 	filler = p->filler_mb == MM_UNSET_INT ? 8 * p->size_mb : p->filler_mb;
@@ -417,40 +344,14 @@ static int xfs_file(struct mm_ctx *ctx, struct cf_state *s)
 	return set_knob(ctx, ra, val);
 }
 
-static void trace_close(struct cf_state *s)
-{
-	if (s->inst[0])
-		rmdir(s->inst);
-	s->inst[0] = '\0';
-}
-
-/* Our own trace instance; those of dead runs are removed. */
+/* A trace instance of our own for the migrate scanner's ranges. */
 static int trace_open(struct mm_ctx *ctx, struct cf_state *s)
 {
-	char dir[300], why[300], path[700];
-	struct dirent *de;
-	DIR *d;
+	char tfs[256], why[400];
 
-	if (mm_tracefs(s->tfs, sizeof(s->tfs), why, sizeof(why)) < 0)
+	if (mm_tracefs(tfs, sizeof(tfs), why, sizeof(why)) < 0 ||
+	    st_open(&s->st, tfs, why, sizeof(why)) < 0)
 		return mm_fail(ctx, "tracefs: %s", why);
-	snprintf(dir, sizeof(dir), "%s/instances", s->tfs);
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
-		int pid;
-
-		if (sscanf(de->d_name, "mmbench_compact_%d", &pid) == 1 &&
-		    kill(pid, 0) < 0 && errno == ESRCH) {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			rmdir(path);
-		}
-	}
-	if (d)
-		closedir(d);
-	snprintf(s->inst, sizeof(s->inst), "%s/mmbench_compact_%d", dir, getpid());
-	if (mkdir(s->inst, 0700) < 0 && errno != EEXIST) {
-		s->inst[0] = '\0';
-		return mm_err(ctx, "creating the trace instance %s/mmbench_compact_%d", dir, getpid());
-	}
 	return MM_PASS;
 }
 
@@ -460,16 +361,12 @@ static void cf_cleanup(struct mm_ctx *ctx)
 
 	if (!s)
 		return;
-	trace_close(s);
+	st_close(&s->st);
 	for (int i = 0; i < MAX_ZONES; i++)
 		free(s->z[i].firsthalf);
 	if (s->fd >= 0)
 		close(s->fd);
-	if (s->pm_fd >= 0)
-		close(s->pm_fd);
-	if (s->kpf_fd >= 0)
-		close(s->kpf_fd);
-	free(s->r);
+	fv_close(&s->fv);
 	free(s);
 	ctx->priv = NULL;
 }
@@ -484,7 +381,7 @@ static int cf_prepare(struct mm_ctx *ctx)
 	if (!s)
 		return mm_err(ctx, "calloc");
 	ctx->priv = s;
-	s->fd = s->pm_fd = s->kpf_fd = -1;
+	s->fd = s->fv.pm_fd = s->fv.kpf_fd = -1;
 	s->settle_floor = UINT64_MAX;
 	s->order = (int)p->order;
 	s->node = (int)p->node;
@@ -501,10 +398,11 @@ static int cf_prepare(struct mm_ctx *ctx)
 		return ret;
 	mm_note(ctx, "compact_folio_source", "[%s]: %s", mm_case_string(ctx->c),
 		s->src == SRC_ANON ? "anonymous mTHP" : "xfs page cache");
-	s->pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	s->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (s->pm_fd < 0 || s->kpf_fd < 0)
+	ret = fv_open(&s->fv);
+	if (ret < 0) {
+		errno = -ret;
 		return mm_err(ctx, "opening /proc/self/pagemap and /proc/kpageflags");
+	}
 	for (int i = 0; (s->other = mig_nth_mem_node(i)) >= 0 && s->other == s->node; i++)
 		;
 	if (node_bind(s, false) < 0)
@@ -632,24 +530,16 @@ static int find_folios(struct mm_ctx *ctx, struct cf_state *s)
 	s->f = calloc(n / 2 + 1, sizeof(*s->f));
 	if (!s->pfn || !s->fl || !s->f)
 		return mm_err(ctx, "calloc");
-	if (read_pfns(s, s->fol, n, s->pfn) < 0 || read_flags(s, s->pfn, n, s->fl) < 0)
+	if (fv_pfns(&s->fv, s->fol, n, s->pfn) < 0 || fv_flags(&s->fv, s->pfn, n, s->fl) < 0)
 		return mm_err(ctx, "reading the folio region's PFNs and page flags");
 	s->nf = s->npmd = 0;
 	memset(s->by_order, 0, sizeof(s->by_order));
-	for (size_t i = 0, m; i < n; i += m) {
-		m = 1;
-		if (!s->pfn[i] || !(s->fl[i] >> KPF_HEAD & 1))
-			continue;
-		while (i + m < n && s->pfn[i + m] == s->pfn[i] + m &&
-		       (s->fl[i + m] >> KPF_TAIL & 1) && !(s->fl[i + m] >> KPF_HEAD & 1))
-			m++;
-		/* a folio is naturally aligned, and whole in the region */
-		if (m & (m - 1) || s->pfn[i] % m || i % m)
-			continue;
-		if (m >= s->pb) {
+	for (size_t i = 0, run, m; i < n; i += run) {
+		m = fv_folio_at(s->pfn, s->fl, i, n, &run);
+		if (m >= s->pb)
 			s->npmd++;
+		if (!m || m >= s->pb)
 			continue;
-		}
 		s->f[s->nf] = (struct folio){ .idx = i, .pfn = s->pfn[i],
 			.order = (uint8_t)__builtin_ctzl(m),
 			.zone = (uint8_t)zone_of(s, s->pfn[i]) };
@@ -686,7 +576,7 @@ static int make_filler(struct mm_ctx *ctx, struct cf_state *s, bool second)
 	s->fpfn = calloc(n, 8);
 	if (!s->fpfn)
 		return mm_err(ctx, "calloc");
-	if (read_pfns(s, s->fill, n, s->fpfn) < 0)
+	if (fv_pfns(&s->fv, s->fill, n, s->fpfn) < 0)
 		return mm_err(ctx, "reading the filler's PFNs");
 	return MM_PASS;
 }
@@ -738,7 +628,7 @@ static int plan_zone(struct cf_state *s, struct zone *z, int zi)
 	for (uint64_t p = z->start, lru = 0; p < z->end; p += step) {
 		size_t k = z->end - p < step ? z->end - p : step;
 
-		if ((ret = pread_all(s->kpf_fd, kpf, k * 8, (off_t)(p * 8))) < 0)
+		if ((ret = fv_pread(s->fv.kpf_fd, kpf, k * 8, (off_t)(p * 8))) < 0)
 			goto out;
 		for (size_t j = 0; j < k; j++) {
 			uint64_t b = ((p + j) >> s->pbo) - b0;
@@ -840,15 +730,11 @@ static int fragment(struct mm_ctx *ctx, struct cf_state *s)
 	}
 	for (int i = 0; i < s->nz; i++)
 		if (s->z[i].planned)
-			mm_log(ctx, "%s%d: zone at PFN %#llx: %zu folios below the threshold %#llx (%s)",
+			mm_log(ctx, "%s%d: %zu of %zu folios below the threshold %#llx (%s fit the holes above); %zu of %zu filler pages freed",
 			       ctx->warmup ? "warm-up " : "iteration ", ctx->iteration,
-			       (unsigned long long)s->z[i].start, s->z[i].planned,
-			       (unsigned long long)s->z[i].thr,
-			       s->z[i].strict ? "every movable page below fits in the holes above" :
-			       "the folios below fit in the holes above, the other movable pages do not");
-	mm_log(ctx, "%s%d: %zu of %zu folios below the thresholds; %zu of %zu filler pages freed",
-	       ctx->warmup ? "warm-up " : "iteration ", ctx->iteration, s->planned, s->nf,
-	       freed, n);
+			       s->z[i].planned, s->nf, (unsigned long long)s->z[i].thr,
+			       s->z[i].strict ? "every movable page below would" : "only the folios below would",
+			       freed, n);
 	return MM_PASS;
 }
 
@@ -856,107 +742,25 @@ static int fragment(struct mm_ctx *ctx, struct cf_state *s)
 
 static int trace_arm(struct mm_ctx *ctx, struct cf_state *s)
 {
-	char path[800], val[128];
 	uint64_t lo = UINT64_MAX, hi = 0;
-	size_t kb;
+	char why[400];
 
 	for (size_t i = 0; i < s->nf; i++) {
 		lo = s->f[i].pfn < lo ? s->f[i].pfn : lo;
 		hi = s->f[i].pfn > hi ? s->f[i].pfn : hi;
 	}
-	/* about 16 events of 48 bytes per pageblock in the span */
-	kb = (size_t)(((hi - lo) >> s->pbo) + 1) * 16 * 64 / 1024;
-	kb = kb < 1024 ? 1024 : kb > 16384 ? 16384 : kb;
-	snprintf(val, sizeof(val), "%zu", kb);
-	snprintf(path, sizeof(path), "%s/buffer_size_kb", s->inst);
-	if (write_str(path, val, 0) < 0)
-		return mm_err(ctx, "writing %s", path);
-	snprintf(val, sizeof(val), "end_pfn > %llu && start_pfn <= %llu",
-		 (unsigned long long)lo, (unsigned long long)hi);
-	snprintf(path, sizeof(path), "%s/" EVENT "/filter", s->inst);
-	if (write_str(path, val, 0) < 0)
-		return mm_err(ctx, "writing the filter '%s' to %s", val, path);
-	snprintf(path, sizeof(path), "%s/trace", s->inst);
-	if (write_str(path, "", O_TRUNC) < 0)
-		return mm_err(ctx, "clearing %s", path);
-	snprintf(path, sizeof(path), "%s/" EVENT "/enable", s->inst);
-	if (write_str(path, "1", 0) < 0)
-		return mm_err(ctx, "enabling %s", path);
+	if (st_arm(&s->st, lo, hi, (size_t)((hi - lo) >> s->pbo), why, sizeof(why)) < 0)
+		return mm_fail(ctx, "trace instance: %s", why);
 	return MM_PASS;
 }
 
-static int cmp_range(const void *a, const void *b)
-{
-	const struct range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The ranges the migrate scanner covered, merged; and lost events. */
 static int trace_collect(struct mm_ctx *ctx, struct cf_state *s)
 {
-	char path[800], line[512];
-	unsigned long long lo, hi, v;
-	size_t cap = 0, m = 0;
-	FILE *f;
+	char why[400];
 
-	snprintf(path, sizeof(path), "%s/" EVENT "/enable", s->inst);
-	write_str(path, "0", 0);
-	s->nr = 0;
-	s->overrun = 0;
-	for (int cpu = 0; cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", s->inst, cpu);
-		if (!(f = fopen(path, "re")))
-			break;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "overrun: %llu", &v) == 1 ||
-			    sscanf(line, "dropped events: %llu", &v) == 1)
-				s->overrun += v;
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/trace", s->inst);
-	if (!(f = fopen(path, "re")))
-		return mm_err(ctx, "opening %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *r = strstr(line, "range=(0x");
-		if (!r || sscanf(r, "range=(0x%llx ~ 0x%llx)", &lo, &hi) != 2 || hi <= lo)
-			continue;
-		if (s->nr == cap) {
-			struct range *n = realloc(s->r, (cap = cap ? 2 * cap : 1024) * sizeof(*n));
-
-			if (!n) {
-				fclose(f);
-				return mm_err(ctx, "realloc");
-			}
-			s->r = n;
-		}
-		s->r[s->nr++] = (struct range){ lo, hi };
-	}
-	fclose(f);
-	if (s->nr)
-		qsort(s->r, s->nr, sizeof(*s->r), cmp_range);
-	for (size_t i = 0; i < s->nr; i++)
-		if (m && s->r[i].lo <= s->r[m - 1].hi)
-			s->r[m - 1].hi = s->r[i].hi > s->r[m - 1].hi ? s->r[i].hi : s->r[m - 1].hi;
-		else
-			s->r[m++] = s->r[i];
-	s->nr = m;
+	if (st_collect(&s->st, why, sizeof(why)) < 0)
+		return mm_fail(ctx, "trace instance: %s", why);
 	return MM_PASS;
-}
-
-static bool covered(const struct cf_state *s, uint64_t pfn)
-{
-	size_t a = 0, b = s->nr;
-
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (s->r[mid].hi <= pfn)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a < s->nr && s->r[a].lo <= pfn;
 }
 
 /* ---------------------------------------------------------------- trigger */
@@ -1035,34 +839,6 @@ static int trigger(struct mm_ctx *ctx, struct cf_state *s)
 
 /* ---------------------------------------------------------------- classify */
 
-/* What became of folio f: the same order at the same or new PFNs, or not. */
-static int classify_one(struct cf_state *s, struct folio *f, const uint64_t *pfn)
-{
-	size_t m = (size_t)1 << f->order;
-	uint64_t fl[257] = { 0 };	/* order <= 8: at most 256 pages and the next */
-
-	for (size_t k = 0; k < m; k++)
-		if (!pfn[k])
-			return C_GONE;
-	for (size_t k = 1; k < m; k++)
-		if (pfn[k] != pfn[0] + k)
-			return C_SPLIT;
-	if (pread_all(s->kpf_fd, fl, (m + 1) * 8, (off_t)(pfn[0] * 8)) < 0) {
-		/* the page after it is past the last PFN */
-		if (pread_all(s->kpf_fd, fl, m * 8, (off_t)(pfn[0] * 8)) < 0)
-			return C_GONE;
-		fl[m] = 0;
-	}
-	if (!(fl[0] >> KPF_HEAD & 1))
-		return fl[0] >> KPF_TAIL & 1 ? C_GREW : C_SPLIT;
-	for (size_t k = 1; k < m; k++)
-		if (!(fl[k] >> KPF_TAIL & 1) || fl[k] >> KPF_HEAD & 1)
-			return C_SPLIT;
-	if (fl[m] >> KPF_TAIL & 1)
-		return C_GREW;
-	return pfn[0] == f->pfn ? C_UNTOUCHED : C_MOVED;
-}
-
 /*
  * Splitting a page-cache folio unmaps it (no migration entries for file
  * folios), so the region is faulted in again first; a page that left the
@@ -1082,7 +858,7 @@ static int refault(struct mm_ctx *ctx, struct cf_state *s, uint64_t *now)
 		if (vec[i] & 1)
 			sink += s->fol[i * s->pg];
 	(void)sink;
-	if (read_pfns(s, s->fol, n, now) < 0) {
+	if (fv_pfns(&s->fv, s->fol, n, now) < 0) {
 		free(vec);
 		return mm_err(ctx, "reading the folio region's PFNs");
 	}
@@ -1100,7 +876,7 @@ static int classify(struct mm_ctx *ctx, struct cf_state *s)
 	if (!now)
 		return mm_err(ctx, "calloc");
 	if (s->src == SRC_XFS ? refault(ctx, s, now) != MM_PASS :
-	    read_pfns(s, s->fol, n, now) < 0) {
+	    fv_pfns(&s->fv, s->fol, n, now) < 0) {
 		free(now);
 		return s->src == SRC_XFS ? MM_FAIL : mm_err(ctx, "reading the folio region's PFNs");
 	}
@@ -1110,8 +886,8 @@ static int classify(struct mm_ctx *ctx, struct cf_state *s)
 	for (size_t i = 0; i < s->nf; i++) {
 		struct folio *f = &s->f[i];
 
-		f->cls = (uint8_t)classify_one(s, f, now + f->idx);
-		f->scanned = covered(s, f->pfn);
+		f->cls = (uint8_t)fv_shape(&s->fv, now + f->idx, f->order, f->pfn);
+		f->scanned = st_covered(&s->st, f->pfn);
 		s->ncls[f->cls]++;
 		if (f->scanned) {
 			s->nscan++;
@@ -1138,17 +914,17 @@ static void emit_all(struct mm_ctx *ctx, struct cf_state *s, const struct mm_pha
 	char name[32], buf[32];
 	size_t unreached = s->nf - s->nscan;
 
-	mm_emit(ctx, "moved_whole_pct", 100.0 * (double)s->ncls_scanned[C_MOVED] / (double)s->nscan,
+	mm_emit(ctx, "moved_whole_pct", 100.0 * (double)s->ncls_scanned[FV_MOVED] / (double)s->nscan,
 		"%", MM_HIGHER);
 	mm_emit(ctx, "folios_scanned", (double)s->nscan, "folios", MM_INFO);
-	mm_emit(ctx, "folios_moved_whole", (double)s->ncls_scanned[C_MOVED], "folios", MM_INFO);
-	mm_emit(ctx, "folios_split", (double)s->ncls_scanned[C_SPLIT], "folios", MM_LOWER);
-	mm_emit(ctx, "folios_untouched", (double)s->ncls_scanned[C_UNTOUCHED], "folios", MM_INFO);
-	mm_emit(ctx, "folios_gone", (double)s->ncls[C_GONE], "folios", MM_INFO);
-	mm_emit(ctx, "folios_grew", (double)s->ncls[C_GREW], "folios", MM_INFO);
+	mm_emit(ctx, "folios_moved_whole", (double)s->ncls_scanned[FV_MOVED], "folios", MM_INFO);
+	mm_emit(ctx, "folios_split", (double)s->ncls_scanned[FV_SPLIT], "folios", MM_LOWER);
+	mm_emit(ctx, "folios_untouched", (double)s->ncls_scanned[FV_UNTOUCHED], "folios", MM_INFO);
+	mm_emit(ctx, "folios_gone", (double)s->ncls[FV_GONE], "folios", MM_INFO);
+	mm_emit(ctx, "folios_grew", (double)s->ncls[FV_GREW], "folios", MM_INFO);
 	mm_emit(ctx, "folios_not_reached", (double)unreached, "folios", MM_INFO);
 	mm_emit(ctx, "folios_changed_not_reached",
-		(double)(s->nf - s->ncls[C_UNTOUCHED] - (s->nscan - s->ncls_scanned[C_UNTOUCHED])),
+		(double)(s->nf - s->ncls[FV_UNTOUCHED] - (s->nscan - s->ncls_scanned[FV_UNTOUCHED])),
 		"folios", MM_INFO);
 	mm_emit(ctx, "folios", (double)s->nf, "folios", MM_INFO);
 	mm_emit(ctx, "folios_planned", (double)s->planned, "folios", MM_INFO);
@@ -1160,7 +936,7 @@ static void emit_all(struct mm_ctx *ctx, struct cf_state *s, const struct mm_pha
 			mm_emit(ctx, name, (double)s->by_order[k], "folios", MM_INFO);
 		}
 	mm_emit(ctx, "source_anon", s->src == SRC_ANON, "bool", MM_INFO);
-	mm_emit(ctx, "scanner_ranges", (double)s->nr, "ranges", MM_INFO);
+	mm_emit(ctx, "scanner_ranges", (double)s->st.nr, "ranges", MM_INFO);
 	if (split0 >= 0 && mm_read_file(s->split_stat, buf, sizeof(buf)) == 0)
 		mm_emit(ctx, "mthp_split", (double)(atoll(buf) - split0), "folios", MM_INFO);
 	mm_emit(ctx, "precondition_retries", retries, "attempts", MM_LOWER);
@@ -1247,10 +1023,10 @@ static int cf_run(struct mm_ctx *ctx)
 again:
 	s->nscan = s->planned = 0;
 	ret = attempt(ctx, s, &ph, &split0);
-	if (ret == MM_PASS && s->overrun) {
+	if (ret == MM_PASS && s->st.lost) {
 		measure_discard(ctx, s);
 		ret = mm_fail(ctx, "the trace instance lost %llu events of the migrate scanner: the ranges it covered are not known",
-			      (unsigned long long)s->overrun);
+			      (unsigned long long)s->st.lost);
 	}
 	/*
 	 * The preconditions: the layout has folios below a threshold (the
@@ -1276,7 +1052,7 @@ again:
 				       retries + 1, s->node, s->fill_len >> 20);
 		return mm_fail(ctx, "precondition failed in %siteration %d: in %d attempts compaction's migrate scanner reached none of the large folios (the last: %zu folios, %zu planned below the thresholds, %zu ranges covered)",
 			       ctx->warmup ? "warm-up " : "", ctx->iteration, retries + 1,
-			       s->nf, s->planned, s->nr);
+			       s->nf, s->planned, s->st.nr);
 	}
 	if (ret == MM_PASS) {
 		s->measuring = false;

@@ -2,14 +2,15 @@
 # Compaction of large folios (EXPERIMENTS.md section 4) on the real pair,
 # small: bookworm (6.1) vs trixie (6.12) in the VM lab (QEMU TCG, 2 nodes x
 # 1 GiB), compact_folio source=auto (6.1: xfs page cache on the xfs data
-# disk the suite's "# vm-fs: xfs" line asks for; 6.12: anonymous mTHP):
+# disk the suite's "# vm-fs: xfs" line asks for; 6.12: anonymous mTHP, its
+# data disk xfs by --vm-fs):
 #  - every iteration on both kernels reached folios (folios_scanned > 0);
 #  - 6.1 moved none of them whole (moved_whole_pct 0 in every iteration,
 #    every scanned folio untouched), 6.12 moved most (mean >= 50%);
 #  - mmcompare names moved_whole_pct better and significant;
 #  - the bad inputs in a guest: source=anon on 6.1 (no mTHP size) and
 #    source=xfs off xfs are skips with the reason, nothing emitted; the
-#    data disk's file system is in meta.csv.
+#    data disk's file system is in meta.csv; --vm-fs btrfs is refused.
 . "$(dirname "$0")/../lib.sh"
 vm=$TOP/tools/vm
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
@@ -25,14 +26,21 @@ if ! command -v mkfs.xfs >/dev/null; then
 	finish
 fi
 
+# --vm-fs takes ext4 or xfs only, refused before anything is fetched.
+"$vm/lab" --vm bookworm --vm-fs btrfs --suite quick >"$t/out" 2>"$t/err"
+rc=$?
+check "lab: --vm-fs btrfs is a usage error naming the choices (rc=$rc)" \
+	eval '[ $rc = 2 ] && grep -q "vm-fs: .btrfs. is not ext4 or xfs" "$t/err"'
+
 # lab NAME KERNEL SUITE: one guest run; its run directory in $dir. The
 # time limit only guards against a hang; a guest that died is run once
 # more (as tests/vm/test_verdicts.sh does).
 lab() {
 	local name=$1 kernel=$2 suite=$3 rc try why
+	shift 3
 	for try in 1 2; do
 		timeout -k 5 1200 "$vm/lab" --vm "$kernel" --out "$t/res" --timeout 600 \
-			--suite "$suite" >"$t/out" 2>"$t/err"
+			--suite "$suite" "$@" >"$t/out" 2>"$t/err"
 		rc=$?
 		dir=$(sed -n 's/^results: //p' "$t/out" | tail -n 1)
 		[ -f "$dir/cases.csv" ] && return 0
@@ -54,19 +62,19 @@ compact_folio -p source=auto -p size_mb=16 -i 4 -w 1
 compact_folio -p source=anon -p size_mb=16 -i 1 -w 0
 compact_folio -p source=xfs -p dir=/tmp -p size_mb=16 -i 1 -w 0
 EOF
-cat >"$t/new.suite" <<'EOF'
-# vm-fs: xfs
-compact_folio -p source=auto -p size_mb=16 -i 4 -w 1
-EOF
+# trixie's suite has no vm-fs line: the lab's option asks for xfs instead
+echo 'compact_folio -p source=auto -p size_mb=16 -i 4 -w 1' >"$t/new.suite"
 lab "bookworm" bookworm "$t/old.suite"
 old=$dir
-lab "trixie" trixie "$t/new.suite"
+lab "trixie" trixie "$t/new.suite" --vm-fs xfs
 new=$dir
 
 for side in old new; do
 	d=${!side}
-	check "$side: the data disk is xfs, as the suite asked ($(meta_get "$d/meta.csv" vm_results_fs))" \
-		eval '[ "$(meta_get "$d/meta.csv" vm_results_fs)" = xfs ] && [ "$(meta_get "$d/meta.csv" vm_fs_from)" = suite ]'
+	from=suite
+	[ $side = new ] && from=option
+	check "$side: the data disk is xfs, as the $from asked ($(meta_get "$d/meta.csv" vm_results_fs), $(meta_get "$d/meta.csv" vm_fs_from))" \
+		eval '[ "$(meta_get "$d/meta.csv" vm_results_fs)" = xfs ] && [ "$(meta_get "$d/meta.csv" vm_fs_from)" = $from ]'
 	check "$side: source=auto passed" eval '[ "$(case_of "$d" auto | cut -d, -f1)" = pass ]'
 	sc=$(vals "$d" folios_scanned)
 	check "$side: 4 iterations, every one reached folios ($(echo $sc))" \
