@@ -370,6 +370,13 @@ void mm_measure_discard(struct mm_ctx *ctx);
  */
 void mm_probe_default(struct mm_ctx *ctx, const char *funcs);
 
+/*
+ * The tracefs mount point for this case's own trace instances or events:
+ * the one mounted, else a private mount the core makes (and removes after
+ * the case, as for --probe). 0, or -1 with the reason in why.
+ */
+int mm_tracefs(char *dir, size_t len, char *why, size_t whylen);
+
 /* ---------------------------------------------------------------- system */
 
 int mm_ncpus(void);

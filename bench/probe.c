@@ -180,31 +180,43 @@ static bool tf_exists(const char *dir, const char *file)
 	return access(path, F_OK) == 0;
 }
 
-/* A tracefs mount point from /proc/mounts; false if none. */
-static bool tracefs_mounted(char *out, size_t len)
-{
-	char dev[64], mnt[256], type[64], line[1024];
-	bool found = false;
-	FILE *f = fopen("/proc/mounts", "re");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %255s %63s", dev, mnt, type) == 3 &&
-		    strcmp(type, "tracefs") == 0) {
-			snprintf(out, len, "%s", mnt);
-			found = true;
-		}
-	fclose(f);
-	return found;
-}
-
 /* Where a case child mounts tracefs when nothing has: private, by pid. */
 static void private_mount_prefix(char *buf, size_t len, long pid)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	snprintf(buf, len, "%s/mmbench-tracefs.%ld.", tmp && *tmp ? tmp : "/tmp", pid);
+}
+
+/*
+ * A tracefs mount point from /proc/mounts; false if none. The private
+ * mount of another case (of a concurrent run) is not used: its driver
+ * unmounts it when that case ends. own: the case whose private mount may
+ * be used.
+ */
+static bool tracefs_mounted(char *out, size_t len, long own)
+{
+	char dev[64], mnt[256], type[64], line[1024], mine[300];
+	const char *base;
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "re");
+
+	if (!f)
+		return false;
+	private_mount_prefix(mine, sizeof(mine), own);
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %255s %63s", dev, mnt, type) != 3 ||
+		    strcmp(type, "tracefs") != 0)
+			continue;
+		base = strrchr(mnt, '/');
+		base = base ? base + 1 : mnt;
+		if (!strncmp(base, "mmbench-tracefs.", 16) && strncmp(mnt, mine, strlen(mine)))
+			continue;
+		snprintf(out, len, "%s", mnt);
+		found = true;
+	}
+	fclose(f);
+	return found;
 }
 
 /* Create a fresh directory and mount tracefs on it, through its fd. */
@@ -247,12 +259,20 @@ static int private_mount(char *why, size_t len)
 
 static int tracefs_get(char *why, size_t len)
 {
-	if (tracefs_mounted(pr.tracefs, sizeof(pr.tracefs)))
+	if (tracefs_mounted(pr.tracefs, sizeof(pr.tracefs), (long)getpgrp()))
 		return 0;
 	if (private_mount(why, len) < 0) {
 		pr.tracefs[0] = '\0';
 		return -1;
 	}
+	return 0;
+}
+
+int mm_tracefs(char *dir, size_t len, char *why, size_t whylen)
+{
+	if (!pr.tracefs[0] && tracefs_get(why, whylen) < 0)
+		return -1;
+	snprintf(dir, len, "%s", pr.tracefs);
 	return 0;
 }
 
@@ -460,7 +480,7 @@ void mm_probe_after_case(long pid)
 {
 	char tfs[256], group[64];
 
-	if (tracefs_mounted(tfs, sizeof(tfs)) && tf_exists(tfs, "kprobe_events")) {
+	if (tracefs_mounted(tfs, sizeof(tfs), pid) && tf_exists(tfs, "kprobe_events")) {
 		snprintf(group, sizeof(group), GROUP_PREFIX "%ld", pid);
 		group_remove(tfs, group);
 		remove_dead_groups(tfs);

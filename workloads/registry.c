@@ -17,6 +17,7 @@
 	X(thp_storm)		\
 	X(migrate_ad)		\
 	X(mlock_mix)		\
+	X(compact_folio)	\
 	/* one line per workload, each ending in a backslash */
 
 #define DECLARE_(name) extern const struct workload wl_##name;

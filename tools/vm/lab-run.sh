@@ -109,6 +109,7 @@ write_guest_config()
 	cat >"$wd/vm.conf" <<-EOF
 	VM_DISK_MB=$disk_mb
 	VM_SWAP_MB=$swap_mb
+	VM_FS=$vm_fs
 	VM_HOSTNAME=$host
 	VM_RUN_DIR=/results/run
 	EOF

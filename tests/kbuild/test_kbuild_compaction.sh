@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The compaction experiment (EXPERIMENTS.md section 4) on a same-version
+# pair, so the verdict cannot come from other differences of 6.1 and
+# 6.12: Debian's linux-source-6.12 as the base and the same tree with
+# workloads/patches/6.12-compaction-skips-large-folios.patch (compaction
+# isolates no large folio outside alloc_contig, the rule before 6.9) as
+# the patched side. Both boot in the VM lab and run compact_folio on
+# anonymous mTHP (the lab kernels have no modules, so no xfs):
+#  - every iteration on both kernels reached folios (folios_scanned > 0);
+#  - the base (6.12 as released) moved most scanned folios whole, the
+#    patched side none in any iteration;
+#  - the pair's comparison names moved_whole_pct worse (base -> patched)
+#    and significant.
+# Like tests/kbuild/test_kbuild_pair.sh, gated by MMBENCH_KBUILD_TEST=1
+# (`make check-kbuild`): the first run compiles two kernels (tens of minutes
+# on 2 CPUs); the trees, objects and the pair stay in the kbuild cache.
+# One compound command: bash parses it all first, so editing the file
+# cannot derail a run in progress.
+{
+set -u
+. "$(dirname "$0")/../lib.sh"
+K=$TOP/tools/kbuild
+PATCH=$TOP/workloads/patches/6.12-compaction-skips-large-folios.patch
+
+if [ "${MMBENCH_KBUILD_TEST:-0}" != 1 ]; then
+	skip kbuild_compaction "two kernel builds (tens of minutes on 2 CPUs) do not fit make check's budget: make check-kbuild"
+	exit 4
+fi
+if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
+	skip kbuild_compaction "tools/deps.sh kbuild-test could not install the kernel build packages and linux-source-6.12"
+	exit 0
+fi
+home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
+# One pair per version of tools/kbuild (other checkouts share the cache).
+kout=$cache/tests/pair-6.12-compaction-$(sha256sum <"$K" | cut -c1-12)
+find "$cache/tests" -maxdepth 1 -name 'pair-6.12-compaction*' ! -path "$kout" -mtime +2 \
+	-exec rm -rf {} + 2>/dev/null
+t=$(tmpdir)
+trap 'rm -rf "$t"' EXIT
+now() { date +%s; }
+
+start=$(now)
+"$K" --tree linux-source-6.12 --patch "$PATCH" --jobs "$(nproc)" --out "$kout" >"$t/build.out" 2>&1
+rc=$?
+echo "# timing: kbuild $(($(now) - start))s"
+if [ $rc -ne 0 ]; then
+	fail kbuild_compaction_builds "tools/kbuild exited $rc: $(tail -n 8 "$t/build.out" | tr '\n' '|')"
+	finish
+fi
+pass kbuild_compaction_builds
+psha=$(sha256sum <"$PATCH" | cut -d' ' -f1)
+[ "$(meta_get "$kout/patched/manifest.csv" kbuild_patches)" = "6.12-compaction-skips-large-folios.patch:$psha" ] &&
+	[[ $(meta_get "$kout/base/manifest.csv" kbuild_kernel_version) == 6.12.* ]] &&
+	pass kbuild_compaction_manifest ||
+	fail kbuild_compaction_manifest "$(tr '\n' '|' <"$kout/patched/manifest.csv")"
+grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$kout/base/config" &&
+	grep -q '^CONFIG_PROC_PAGE_MONITOR=y' "$kout/base/config" &&
+	pass "kbuild_compaction: THP (mTHP sizes) and kpageflags built in" ||
+	fail kbuild_compaction_config "no THP or no PROC_PAGE_MONITOR in $kout/base/config"
+
+if ! [ -x "$TOP/tools/kbuild-pair" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+	skip kbuild_compaction_in_vm "no tools/kbuild-pair or qemu-system-x86_64"
+	finish
+fi
+cat >"$t/suite" <<'EOF'
+compact_folio -p source=anon -p size_mb=16 -i 4 -w 1
+EOF
+start=$(now)
+"$TOP/tools/kbuild-pair" --vm-build linux-source-6.12 --patch "$PATCH" --kbuild-out "$kout" \
+	--suite "$t/suite" --out "$t/results" >"$t/pair.out" 2>&1
+rc=$?
+echo "# timing: kbuild-pair (reused build, two guests, comparison) $(($(now) - start))s"
+bdir=$(sed -n 's/^base run: *//p' "$t/pair.out")
+pdir=$(sed -n 's/^patched run: *//p' "$t/pair.out")
+report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
+if [ -f "$bdir/results.csv" ] && [ -f "$pdir/results.csv" ] && [ -f "$report" ]; then
+	pass "kbuild_compaction: both kernels ran, report written (exit $rc)"
+else
+	fail kbuild_compaction_runs "exit $rc: $(tail -n 12 "$t/pair.out" | tr '\n' '|')"
+	finish
+fi
+for d in "$bdir" "$pdir"; do
+	sc=$(metric_vals "$d/results.csv" folios_scanned)
+	check "kbuild_compaction: $(meta_get "$d/meta.csv" kbuild_side): 4 iterations, each reached folios ($(echo $sc))" \
+		eval '[ "$(grep -c . <<<"$sc")" = 4 ] && awk "\$1 <= 0 { exit 1 }" <<<"$sc"'
+done
+mw=$(metric_vals "$bdir/results.csv" moved_whole_pct)
+check "kbuild_compaction: 6.12 moved most scanned folios whole ($(echo $mw))" \
+	eval 'awk "{ s += \$1; n++ } END { exit !(n == 4 && s / n >= 50) }" <<<"$mw"'
+mw=$(metric_vals "$pdir/results.csv" moved_whole_pct)
+check "kbuild_compaction: 6.12 with the pre-6.9 rule moved none ($(echo $mw))" \
+	eval '[ "$(grep -c . <<<"$mw")" = 4 ] && awk "\$1 != 0 { exit 1 }" <<<"$mw"'
+row=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["metric"] == "moved_whole_pct" && $c["side"] != "base" && $c["side"] != 0 {
+		print $c["significant"], $c["verdict"]; exit }' "$(dirname "$report")/compare.csv")
+read -r sig verdict <<<"$row"
+check "kbuild_compaction: the comparison names moved_whole_pct worse (the patch undoes the series), significant ($row)" \
+	eval '[ "$sig" = 1 ] && [ "$verdict" = worse ]'
+finish
+}
