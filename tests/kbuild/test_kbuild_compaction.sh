@@ -11,9 +11,12 @@
 #    patched side none in any iteration;
 #  - the pair's comparison names moved_whole_pct worse (base -> patched)
 #    and significant.
-# Like tests/kbuild/test_kbuild_pair.sh, gated by MMBENCH_KBUILD_TEST=1
-# (`make check-kbuild`): the first run compiles two kernels (tens of minutes
-# on 2 CPUs); the trees, objects and the pair stay in the kbuild cache.
+# The kernel-pair tier: `make check-kbuild` runs it (MMBENCH_KBUILD_TEST=all).
+# `make check` leaves it out with its reason: its first run compiles a 6.12
+# kernel (tens of minutes on 2 CPUs; 95 min beside other builds here), which
+# beside the 6.1 pair and LAVA would put a fresh machine's `make check` past
+# CI's 90 minutes. The trees, objects and the pair stay in the kbuild cache.
+# test-timeout: 5400
 # One compound command: bash parses it all first, so editing the file
 # cannot derail a run in progress.
 {
@@ -22,8 +25,8 @@ set -u
 K=$TOP/tools/kbuild
 PATCH=$TOP/workloads/patches/6.12-compaction-skips-large-folios.patch
 
-if [ "${MMBENCH_KBUILD_TEST:-0}" != 1 ]; then
-	skip kbuild_compaction "two kernel builds (tens of minutes on 2 CPUs) do not fit make check's budget: make check-kbuild"
+if [ "${MMBENCH_KBUILD_TEST:-0}" != all ]; then
+	skip kbuild_compaction "a cold 6.12 build (tens of minutes on 2 CPUs) beside the 6.1 pair does not fit CI's time: make check-kbuild runs it"
 	exit 4
 fi
 if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
