@@ -134,10 +134,37 @@ static void welch_exact(struct st_welch *w)
 	w->ci_lo = w->ci_hi = w->diff;
 }
 
+/*
+ * The test from w->diff, w->se and the degrees of freedom df: t, the
+ * two-sided p and the 1 - alpha interval. Where se, df or the interval
+ * overflowed, nothing is claimed (w zeroed, false returned).
+ */
+static bool welch_finish(struct st_welch *w, double df, double alpha)
+{
+	double tq;
+
+	w->df = df;
+	w->df_ok = true;
+	w->t = w->diff / w->se;
+	w->t_ok = true;
+	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+	if (w->p > 1)
+		w->p = 1;
+	tq = st_t_upper(alpha / 2, w->df);
+	w->ci_lo = w->diff - tq * w->se;
+	w->ci_hi = w->diff + tq * w->se;
+	if (!isfinite(w->se) || !isfinite(w->df) || !isfinite(w->p) || !isfinite(w->t) ||
+	    !isfinite(w->ci_lo) || !isfinite(w->ci_hi)) {
+		*w = (struct st_welch){ 0 };
+		return false;
+	}
+	return true;
+}
+
 void st_welch_moments(double ma, double sa, size_t na, double mb, double sb, size_t nb,
 		      double alpha, struct st_welch *w)
 {
-	double va, vb, r, tq;
+	double va, vb, r;
 
 	*w = (struct st_welch){ 0 };
 	if (na < 2 || nb < 2 || !isfinite(sa) || !isfinite(sb) || !isfinite(mb - ma))
@@ -156,20 +183,7 @@ void st_welch_moments(double ma, double sa, size_t na, double mb, double sb, siz
 	 * variances cannot underflow the squares into 0/0.
 	 */
 	r = va / (va + vb);
-	w->df = 1.0 / (r * r / (na - 1) + (1 - r) * (1 - r) / (nb - 1));
-	w->df_ok = true;
-	w->t = w->diff / w->se;
-	w->t_ok = true;
-	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
-	if (w->p > 1)
-		w->p = 1;
-	tq = st_t_upper(alpha / 2, w->df);
-	w->ci_lo = w->diff - tq * w->se;
-	w->ci_hi = w->diff + tq * w->se;
-	/* se, df or the interval overflowed: claim nothing */
-	if (!isfinite(w->se) || !isfinite(w->df) || !isfinite(w->p) || !isfinite(w->t) ||
-	    !isfinite(w->ci_lo) || !isfinite(w->ci_hi))
-		*w = (struct st_welch){ 0 };
+	welch_finish(w, 1.0 / (r * r / (na - 1) + (1 - r) * (1 - r) / (nb - 1)), alpha);
 }
 
 void st_welch(const struct st_summary *a, const struct st_summary *b, double alpha,
@@ -264,7 +278,7 @@ static enum st_var side_var(const struct st_runs *x, const struct st_runs *y, in
 void st_welch_runs(const struct st_runs *a, const struct st_runs *b, double alpha,
 		   struct st_welch *w, enum st_var *va, enum st_var *vb)
 {
-	double c[EST_N] = { 0 }, df[EST_N] = { 0 }, v, d, vsum = 0, dsum = 0, tq;
+	double c[EST_N] = { 0 }, df[EST_N] = { 0 }, v, d, vsum = 0, dsum = 0;
 	int ea, eb, j;
 
 	*w = (struct st_welch){ 0 };
@@ -296,21 +310,8 @@ void st_welch_runs(const struct st_runs *a, const struct st_runs *b, double alph
 	for (j = 0; j < EST_N; j++)
 		if (c[j] > 0)
 			dsum += (c[j] / vsum) * (c[j] / vsum) / df[j];
-	w->df = 1.0 / dsum;
-	w->df_ok = true;
-	w->t = w->diff / w->se;
-	w->t_ok = true;
-	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
-	if (w->p > 1)
-		w->p = 1;
-	tq = st_t_upper(alpha / 2, w->df);
-	w->ci_lo = w->diff - tq * w->se;
-	w->ci_hi = w->diff + tq * w->se;
-	if (!isfinite(w->se) || !isfinite(w->df) || !isfinite(w->p) || !isfinite(w->t) ||
-	    !isfinite(w->ci_lo) || !isfinite(w->ci_hi)) {
-		*w = (struct st_welch){ 0 };
+	if (!welch_finish(w, 1.0 / dsum, alpha))
 		*va = *vb = ST_VAR_NONE;
-	}
 }
 
 double st_mdc(const struct st_welch *w, double level, double power)
