@@ -1012,7 +1012,8 @@ static int judge_line(struct detect *d, struct dline *l, struct judged *j)
 				 "not certain";
 		} else if (rerun >= 0 && !cp_rerun_holds(&j->v, x[rerun])) {
 			j->why = "tonight's rerun did not reproduce it";
-		} else if (rerun < 0 && d->r.suspect_alpha > 0 && d->rerun_done) {
+		} else if (rerun < 0 && d->rerun) {
+			/* the rerun ran its workload but has no value of it */
 			j->why = "tonight's rerun did not measure it";
 		} else {
 			j->alert = true;
