@@ -39,3 +39,12 @@ synth_run() {
 		--stamp "$3" --seed "$4" -i 5 "${lines[@]}"
 }
 export NIGHTLY_NO_BUILD=1	# make check built everything; never rebuild mid-test
+
+# noisy_mean SEED MEAN COV_PCT: MEAN * (1 + COV/100 * z), z a standard
+# normal draw of awk's generator seeded with SEED (Box-Muller): a night's
+# level with the noise between runs, the same for the same seed.
+noisy_mean() {
+	awk -v s="$1" -v m="$2" -v c="$3" 'BEGIN {
+		srand(s); u = rand(); v = rand(); if (u < 1e-12) u = 1e-12
+		printf "%.6g\n", m * (1 + c / 100 * sqrt(-2 * log(u)) * cos(6.283185307179586 * v)) }'
+}

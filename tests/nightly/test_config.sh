@@ -30,6 +30,36 @@ bad "no such suite" "bad.conf:1: suite = 'nosuch': no such file" "suite = nosuch
 bad "bad time limit" "time_limit = '1d': want a duration" "suite = quick" "lock = l" "time_limit = 1d"
 bad "bad baseline" "baseline = 'nosuch': not a run directory" "suite = quick" "lock = l" "results = r" "baseline = nosuch"
 bad "bad alpha" "alpha = '2': want a number between 0 and 1" "suite = quick" "lock = l" "alpha = 2"
+bad "runs 0" "bad.conf:3: runs = '0': want a whole number from 1 to 20" "suite = quick" "lock = l" "runs = 0"
+bad "rerun_suspect maybe" "bad.conf:3: rerun_suspect = 'maybe': want yes or no" "suite = quick" "lock = l" \
+	"rerun_suspect = maybe"
+bad "confirm_nights 0" "bad.conf:2: confirm_nights = '0': want a whole number from 1 to 30" "suite = quick" \
+	"confirm_nights = 0"
+
+# Paths on the kernel's own file systems hold no results: refused by
+# --check too (which creates nothing), naming the file and line.
+checkbad() { # NAME EXPECTED-MESSAGE CONFIG-LINES...
+	local name=$1 want=$2 out rc
+	shift 2
+	printf '%s\n' "$@" >"$d/bad.conf"
+	out=$("$NIGHTLY" --check "$d/bad.conf" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$want" <<<"$out"; then
+		pass "$name: --check exits 2, '$out'"
+	else
+		fail "$name" "--check exit $rc, '$out' (wanted '$want')"
+	fi
+}
+checkbad "results = /proc/x" "bad.conf:2: results = '/proc/x': /proc/x is on a proc file system" \
+	"suite = quick" "results = /proc/x" "lock = l"
+checkbad "results = /sys/kernel/x" "bad.conf:2: results = '/sys/kernel/x': /sys/kernel/x is on a sysfs file system" \
+	"suite = quick" "results = /sys/kernel/x" "lock = l"
+checkbad "results = /proc (exists)" "bad.conf:2: results = '/proc': /proc is on a proc file system" \
+	"suite = quick" "results = /proc" "lock = l"
+checkbad "lock = /proc/x" "bad.conf:3: lock = '/proc/x': /proc/x: on a proc file system" \
+	"suite = quick" "results = r" "lock = /proc/x"
+bad "results = /proc/x without --check" "bad.conf:2: results = '/proc/x': /proc/x is on a proc file system" \
+	"suite = quick" "results = /proc/x" "lock = l"
 out=$("$NIGHTLY" "$d/none.conf" 2>&1)
 check "a missing config: exit 2 naming it" test $? -eq 2 -a -n "$(grep -F "none.conf" <<<"$out")"
 "$NIGHTLY" 2>/dev/null

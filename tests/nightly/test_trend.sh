@@ -75,6 +75,14 @@ check "hostb alone: no hosta line" test -z "$(grep -l '>hosta ' "$d"/b/*.svg)"
 "$MMTREND" "$r" --baseline base --min-change 3 --pool-hosts -o "$d/p" >"$d/out" 2>&1
 check "pooled hosts: one line per case" grep -q '>all-hosts instances=2<' "$d/p/pageout-loops_per_s.svg"
 
+# The nightly's way: only lines of exact evidence are judged against the
+# baseline (these lines all have a spread: their history judges them).
+"$MMTREND" "$r" --baseline base --min-change 3 --exact-only -o "$d/e" >"$d/out" 2>&1
+rc=$?
+check "--exact-only: nothing with a spread is judged worse (exit $rc)" test "$rc" -eq 0
+check "--exact-only: the report says so" grep -q "Only lines of exact evidence" "$d/e/report.md"
+check "--exact-only: trend.csv marks no run worse" test -z "$(grep ',worse,' "$d/e/trend.csv")"
+
 PATH=/nonexistent "$MMTREND" "$r" --baseline base -o "$d/nognuplot" >"$d/out" 2>&1
 rc=$?
 check "without gnuplot: exit 1 (got $rc), no chart claimed" test "$rc" -eq 1 -a ! -e "$d/nognuplot/pageout-loops_per_s.svg"

@@ -27,3 +27,14 @@ BENCH_TARGETS += bench-pageout
 .PHONY: bench-pageout
 bench-pageout: tools/bench/ref_pageout tools/bench/floor bench/mmbench
 	@tools/bench/pageout-bench.sh
+
+# The nightly's false alarms on an unchanged kernel (real consecutive runs
+# of the quick suite here) and its detection of a known step (synthetic
+# histories with this machine's between-run noise): tools/bench/alarms.
+# make bench-alarms NIGHTS=20 SEEDS=500
+BENCH_TARGETS += bench-alarms
+
+.PHONY: bench-alarms
+bench-alarms: bench/mmbench tools/mmtrend/mmchange tools/mmtrend/mmhistory tools/mmtrend/mmtrend \
+		tools/mmcompare/mmcompare tools/mmcompare/mmplot
+	@tools/bench/alarms $(if $(NIGHTS),--nights $(NIGHTS)) $(if $(SEEDS),--seeds $(SEEDS))

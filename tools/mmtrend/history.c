@@ -100,7 +100,8 @@ static int check_run_dir(const char *const *f, char *err, size_t len)
 
 int hist_check(const char *const *f, char *err, size_t len)
 {
-	static const char *const statuses[] = { "ok", "failed", "skipped", "refused", NULL };
+	static const char *const statuses[] = { "ok", "not_measured", "failed", "skipped", "refused",
+						NULL };
 	time_t t;
 	int i;
 
@@ -118,7 +119,8 @@ int hist_check(const char *const *f, char *err, size_t len)
 		if (!strcmp(f[H_STATUS], statuses[i]))
 			break;
 	if (!statuses[i])
-		return bad(err, len, "status", f[H_STATUS], "not ok, failed, skipped or refused");
+		return bad(err, len, "status", f[H_STATUS],
+			   "not ok, not_measured, failed, skipped or refused");
 	if (check_run_dir(f, err, len))
 		return -1;
 	if (!is_uint(f[H_DURATION]))
@@ -130,6 +132,11 @@ int hist_check(const char *const *f, char *err, size_t len)
 	if (has_ctl(f[H_REASON]))
 		return bad(err, len, "reason", f[H_REASON], "control characters");
 	return 0;
+}
+
+bool hist_measured(const char *status)
+{
+	return !strcmp(status, "ok") || !strcmp(status, "not_measured");
 }
 
 int hist_load(struct tab *t, const char *path)

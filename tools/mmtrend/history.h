@@ -6,7 +6,9 @@
  * the next start when the run was killed with SIGKILL):
  *   schema, date (UTC start, YYYY-MM-DDTHH:MM:SSZ), host, label, kernel,
  *   run_dir (relative to the results root; empty when no run directory was
- *   made), status (ok, failed, skipped, refused), duration_s,
+ *   made), status (ok; not_measured: a case the host disturbed measured
+ *   nothing, the rest of the run is good; failed, skipped, refused),
+ *   duration_s,
  *   worse_vs_baseline, worse_vs_previous (significantly worse lines; empty
  *   when not compared), reason.
  *
@@ -15,9 +17,14 @@
  *   schema, host, baseline, workload, case, metric, state (open, resolved,
  *   superseded), first_date, first_run, first_kernel, last_good_run,
  *   latest_date, latest_run, change_pct, p_value, resolved_run.
- * A regression opens on the first run significantly worse than the
- * baseline, stays open while runs remain worse, and is resolved by the
- * first run of that host that measures the line and is not worse.
+ * Two kinds of rows. baseline = a label or run: a line of exact evidence
+ * (no spread on either side) worse than the baseline; it opens on the first
+ * run worse than the baseline, stays open while runs remain worse, and is
+ * resolved by the first run of that host that measures the line and is not
+ * worse. baseline = "history": a confirmed change point for the worse in
+ * the line's history (tools/mmtrend/mmchange); first_run and last_good_run
+ * bracket it, p_value is the permutation test's; resolved when the change
+ * point is gone or a confirmed change for the better followed it.
  */
 #ifndef MMT_HISTORY_H
 #define MMT_HISTORY_H
@@ -39,11 +46,17 @@ enum led_col {
 	L_P, L_RESOLVED_RUN, L_NCOLS,
 };
 
+/* The baseline column of a regression found in the history's change points
+ * (tools/mmtrend/mmchange), not against a baseline. */
+#define LEDGER_HISTORY "history"
+
 extern const char *const hist_cols[H_NCOLS + 1];
 extern const char *const led_cols[L_NCOLS + 1];
 
 /* Load and validate history.csv; a missing file is an empty history. */
 int hist_load(struct tab *t, const char *path);
+/* A run whose values count: ok, or not_measured (the rest of the run). */
+bool hist_measured(const char *status);
 /* Validate one history row; err gets "column: problem". */
 int hist_check(const char *const *f, char *err, size_t len);
 int led_load(struct tab *t, const char *path);

@@ -52,23 +52,27 @@ static void usage(FILE *f)
 		"  append HISTORY COL=VALUE...        append one validated row (locked, fsync'd)\n"
 		"  check [--dirs] HISTORY             validate; --dirs: every run_dir exists\n"
 		"  select HISTORY [--host H] [--status S[,S]] [--label L] [--with-results]\n"
-		"         [--exclude DIR] [--last N] [--fields C[,C]]\n"
+		"         [--exclude DIR]... [--last N] [--fields C[,C]]\n"
 		"                                     matching rows, oldest first, tab-separated\n"
 		"  expired HISTORY --host H --days N [--now EPOCH] [--keep DIR]...\n"
 		"         [--keep-label L]... [--keep-ledger LEDGER]\n"
 		"                                     run_dirs of H older than N days, not kept\n"
 		"  drop HISTORY --host H [--empty-before DATE] DIR...\n"
 		"                                     remove those rows (atomic rewrite)\n"
-		"  runs DIR [--host H] [--exclude DIR] [--history HISTORY]\n"
+		"  runs DIR [--host H] [--exclude DIR]... [--history HISTORY]\n"
 		"                                     run directories under DIR of host H\n"
 		"                                     (--history: not those it records as not ok)\n"
 		"  meta-add META_CSV KEY=VALUE...     append facts to a run's meta.csv\n"
 		"  meta-get META_CSV KEY              a fact (exit 1 when absent)\n"
-		"  digest CMP_CSV [--judge PATTERNS] [--min-change PCT]\n"
+		"  digest CMP_CSV [--judge PATTERNS] [--min-change PCT] [--exact-only]\n"
+		"         [--not-measured FILE]\n"
 		"                                     summary of mmcompare --csv (exit 3: a judged\n"
 		"                                     line worse, or measured on BASE only)\n"
 		"  ledger-update LEDGER CMP_CSV --host H --baseline B --run DIR --date D\n"
 		"         --kernel K [--last-good DIR] [--judge PATTERNS] [--min-change PCT]\n"
+		"         [--exact-only]              the lines of exact evidence against a baseline\n"
+		"  ledger-changes LEDGER CHANGES_CSV --host H --run DIR --date D\n"
+		"                                     the history's regressions (mmchange detect --csv)\n"
 		"  ledger-open LEDGER [--host H]      open regressions, one line each\n"
 		"  ledger-runs LEDGER                 run_dirs named in open regressions\n");
 }
@@ -250,7 +254,9 @@ struct sel {
 	const char *host[64];
 	int nhost;
 	char *status;		/* "a,b" */
-	const char *label, *exclude, *fields;
+	const char *label, *fields;
+	const char *exclude[64];
+	int nexclude;
 	bool with_results;
 	long last;
 };
@@ -283,8 +289,9 @@ static bool sel_match(const struct sel *o, const char *root, char **f)
 		return false;
 	if (o->with_results && !has_results(root, f[H_RUN_DIR]))
 		return false;
-	if (o->exclude && !strcmp(hist_rel(root, o->exclude, rel, sizeof(rel)), f[H_RUN_DIR]))
-		return false;
+	for (int k = 0; k < o->nexclude; k++)
+		if (!strcmp(hist_rel(root, o->exclude[k], rel, sizeof(rel)), f[H_RUN_DIR]))
+			return false;
 	return true;
 }
 
@@ -346,7 +353,11 @@ static int sel_opts(int argc, char **argv, struct sel *o)
 			break;
 		case 's': o->status = optarg; break;
 		case 'l': o->label = optarg; break;
-		case 'x': o->exclude = optarg; break;
+		case 'x':
+			if (o->nexclude == 64)
+				return die_usage("select: too many --exclude");
+			o->exclude[o->nexclude++] = optarg;
+			break;
 		case 'r': o->with_results = true; break;
 		case 'n': if (parse_long(optarg, "--last", 1, &o->last)) return -1; break;
 		case 'f': o->fields = optarg; break;
@@ -626,7 +637,7 @@ static bool run_not_ok(const struct tab *h, const char *root, const char *p)
 	for (i = 0; i < h->nrows; i++) {
 		const char *d = h->rows[i].f[H_RUN_DIR];
 
-		if (!*d || !strcmp(h->rows[i].f[H_STATUS], "ok"))
+		if (!*d || hist_measured(h->rows[i].f[H_STATUS]))
 			continue;
 		snprintf(q, sizeof(q), "%s/%s", d[0] == '/' ? "" : root, d);
 		if (same_file(q, p))
@@ -642,17 +653,17 @@ static int cmd_runs(int argc, char **argv)
 		{ "exclude", required_argument, NULL, 'x' },
 		{ "history", required_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const char *host = NULL, *exclude = NULL, *history = NULL;
+	const char *host = NULL, *history = NULL, *exclude[64];
 	char p[PATH_MAX], h[256], root[PATH_MAX];
 	struct dirent **ents;
 	struct tab hist = { .nrows = 0 };
-	int c, n, i;
+	int c, n, i, k, nex = 0;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (c == 'H')
 			host = optarg;
-		else if (c == 'x')
-			exclude = optarg;
+		else if (c == 'x' && nex < 64)
+			exclude[nex++] = optarg;
 		else if (c == 'h')
 			history = optarg;
 		else
@@ -680,8 +691,9 @@ static int cmd_runs(int argc, char **argv)
 		snprintf(p, sizeof(p), "%s/%s/results.csv", argv[optind], ents[i]->d_name);
 		if (ents[i]->d_name[0] != '.' && file_nonempty(p)) {
 			p[strlen(p) - strlen("/results.csv")] = '\0';
-			if ((!host || !strcmp(meta_host(p, h, sizeof(h)), host)) &&
-			    !(exclude && same_file(p, exclude)) &&
+			for (k = 0; k < nex && !same_file(p, exclude[k]); k++)
+				;
+			if ((!host || !strcmp(meta_host(p, h, sizeof(h)), host)) && k == nex &&
 			    !(history && run_not_ok(&hist, root, p)))
 				printf("%s\n", p);
 		}
@@ -775,6 +787,7 @@ struct cline {
 	/* a judged metric the BASE side measured and the NEW side did not:
 	 * nothing can be claimed about it, so the night is not "not worse" */
 	bool gone;
+	bool exact;		/* no spread on either side: exact evidence */
 	enum judge_verdict jv;
 };
 
@@ -821,6 +834,67 @@ static void cline_fill(struct cmpfile *c, const struct tab_row *r, const struct 
 	l->gone = !strcmp(l->verdict, "missing") && !strcmp(tab_get(t, r, "n"), "0") &&
 		  strcmp(tab_get(t, r, "better"), "info") &&
 		  judge_metric(jo, l->workload, l->metric);
+	l->exact = tab_get(t, r, "exact") && !strcmp(tab_get(t, r, "exact"), "1");
+}
+
+/* Cases the host kept from being measured tonight: "WORKLOAD<TAB>CASE"
+ * lines. Their metrics are not missing, they were not measured. */
+struct notmeas {
+	char **w, **c;
+	int n;
+};
+
+static int notmeas_load(struct notmeas *nm, const char *path)
+{
+	char line[8192];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return die_usage("--not-measured %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+		char **w, **c;
+
+		if (nl)
+			*nl = '\0';
+		if (!tab)
+			continue;
+		*tab = '\0';
+		w = realloc(nm->w, (nm->n + 1) * sizeof(*w));
+		if (w)
+			nm->w = w;
+		c = realloc(nm->c, (nm->n + 1) * sizeof(*c));
+		if (c)
+			nm->c = c;
+		if (!w || !c || !(nm->w[nm->n] = strdup(line)) ||
+		    !(nm->c[nm->n] = strdup(tab + 1))) {
+			fclose(f);
+			return die_usage("out of memory");
+		}
+		nm->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool notmeas_has(const struct notmeas *nm, const char *w, const char *c)
+{
+	int i;
+
+	for (i = 0; i < nm->n; i++)
+		if (!strcmp(nm->w[i], w) && !strcmp(nm->c[i], c))
+			return true;
+	return false;
+}
+
+static void notmeas_free(struct notmeas *nm)
+{
+	while (nm->n-- > 0) {
+		free(nm->w[nm->n]);
+		free(nm->c[nm->n]);
+	}
+	free(nm->w);
+	free(nm->c);
 }
 
 static bool same_line(const struct tab *t, const struct tab_row *a, const struct tab_row *b)
@@ -897,37 +971,57 @@ static int cmd_digest(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "judge", required_argument, NULL, 'j' },
 		{ "min-change", required_argument, NULL, 'm' },
-		{ "max-lines", required_argument, NULL, 'M' }, { NULL, 0, NULL, 0 },
+		{ "max-lines", required_argument, NULL, 'M' },
+		{ "exact-only", no_argument, NULL, 'e' },
+		{ "not-measured", required_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
 	};
 	struct judge_opts jo = { .npattern = 0 };
-	size_t cnt[JV_SKIP + 1] = { 0 }, i, shown = 0, gone = 0;
+	size_t cnt[JV_SKIP + 1] = { 0 }, i, shown = 0, gone = 0, spread = 0;
+	struct notmeas nm = { .n = 0 };
 	struct cmpfile c;
+	bool exact_only = false;
 	long max = 20;
-	int o, rc;
+	int o, rc = EXIT_USAGE;
 
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		if (o == 'M' ? parse_long(optarg, "--max-lines", 0, &max) :
-		    o == '?' ? die_usage("digest: bad option") : judge_opt(o, optarg, &jo)) {
-			judge_free(&jo);
-			return EXIT_USAGE;
+		if (o == 'e') {
+			exact_only = true;
+			continue;
 		}
+		if (o == 'n' ? notmeas_load(&nm, optarg) :
+		    o == 'M' ? parse_long(optarg, "--max-lines", 0, &max) :
+		    o == '?' ? die_usage("digest: bad option") : judge_opt(o, optarg, &jo))
+			goto out_opts;
 	}
 	if (optind != argc - 1) {
-		judge_free(&jo);
-		return die_usage("digest: need exactly one CMP_CSV");
+		die_usage("digest: need exactly one CMP_CSV");
+		goto out_opts;
 	}
-	if (cmp_load(&c, argv[optind], &jo)) {
-		cmp_free(&c);
-		judge_free(&jo);
-		return EXIT_USAGE;
-	}
+	if (cmp_load(&c, argv[optind], &jo))
+		goto out;
 	for (i = 0; i < c.n; i++) {
-		cnt[c.l[i].jv]++;
-		gone += c.l[i].gone;
+		struct cline *l = &c.l[i];
+
+		if (l->gone && notmeas_has(&nm, l->workload, l->kase))
+			l->gone = false;
+		/* a judged line with a spread: its history judges it */
+		if (exact_only && l->jv != JV_SKIP && !l->exact) {
+			l->jv = JV_SKIP;
+			spread++;
+			continue;
+		}
+		cnt[l->jv]++;
+		gone += l->gone;
 	}
-	printf("%zu significantly worse, %zu significantly better, %zu same, "
-	       "%zu without claim (n<3), %zu not judged", cnt[JV_WORSE], cnt[JV_BETTER],
-	       cnt[JV_SAME], cnt[JV_TOO_FEW], cnt[JV_SKIP]);
+	if (exact_only)
+		printf("%zu significantly worse, %zu significantly better, %zu same (exact evidence); "
+		       "%zu with a spread (judged by their history); %zu not judged",
+		       cnt[JV_WORSE], cnt[JV_BETTER], cnt[JV_SAME] + cnt[JV_TOO_FEW], spread,
+		       cnt[JV_SKIP]);
+	else
+		printf("%zu significantly worse, %zu significantly better, %zu same, "
+		       "%zu without claim (n<3), %zu not judged", cnt[JV_WORSE], cnt[JV_BETTER],
+		       cnt[JV_SAME], cnt[JV_TOO_FEW], cnt[JV_SKIP]);
 	if (gone)
 		printf("; %zu judged missing from NEW", gone);
 	putchar('\n');
@@ -945,7 +1039,10 @@ static int cmd_digest(int argc, char **argv)
 	if (shown > (size_t)max)
 		printf("  ... and %zu more (see the report)\n", shown - max);
 	rc = cnt[JV_WORSE] || gone ? EXIT_WORSE : 0;
+out:
 	cmp_free(&c);
+out_opts:
+	notmeas_free(&nm);
 	judge_free(&jo);
 	return rc;
 }
@@ -954,6 +1051,7 @@ static int cmd_digest(int argc, char **argv)
 
 struct ledger_ctx {
 	const char *host, *baseline, *run, *date, *kernel, *last_good;
+	bool exact_only;	/* only lines of exact evidence; others' rows superseded */
 	struct tab t;
 	struct tab_row *extra;	/* new rows */
 	size_t nextra;
@@ -1020,6 +1118,15 @@ static int led_line(struct ledger_ctx *x, const struct cline *l)
 	struct tab_row *r = led_find(x, l);
 	char pct[32], p[32];
 
+	/* a line with a spread is judged by its history now: an open row of it
+	 * against the baseline (from before) no longer applies */
+	if (x->exact_only && !l->exact) {
+		if (r && l->jv != JV_SKIP)
+			return set_field(r, L_STATE, "superseded") ||
+			       set_field(r, L_RESOLVED_RUN, x->run);
+		return 0;
+	}
+
 	if (l->jv == JV_WORSE) {
 		if (!r && !(r = led_new(x, l)))
 			return -1;
@@ -1044,6 +1151,7 @@ static int led_supersede(struct ledger_ctx *x)
 
 		if (!strcmp(r->f[L_STATE], "open") && !strcmp(r->f[L_HOST], x->host) &&
 		    strcmp(r->f[L_BASELINE], x->baseline) &&
+		    strcmp(r->f[L_BASELINE], LEDGER_HISTORY) &&
 		    (set_field(r, L_STATE, "superseded") || set_field(r, L_RESOLVED_RUN, x->run)))
 			return -1;
 	}
@@ -1055,9 +1163,14 @@ static void led_print_open(const struct tab *t, const struct tab_row *r)
 	char **f = r->f;
 
 	(void)t;
-	printf("  %s %s [%s]: worse than %s since %s (run %s, kernel %s",
-	       f[L_WORKLOAD], f[L_METRIC], f[L_CASE], f[L_BASELINE], f[L_FIRST_DATE],
-	       f[L_FIRST_RUN], f[L_FIRST_KERNEL]);
+	if (!strcmp(f[L_BASELINE], LEDGER_HISTORY))
+		printf("  %s %s [%s]: worse in its history since %s (first bad run %s, kernel %s",
+		       f[L_WORKLOAD], f[L_METRIC], f[L_CASE], f[L_FIRST_DATE], f[L_FIRST_RUN],
+		       f[L_FIRST_KERNEL]);
+	else
+		printf("  %s %s [%s]: worse than %s since %s (run %s, kernel %s",
+		       f[L_WORKLOAD], f[L_METRIC], f[L_CASE], f[L_BASELINE], f[L_FIRST_DATE],
+		       f[L_FIRST_RUN], f[L_FIRST_KERNEL]);
 	if (*f[L_LAST_GOOD])
 		printf("; last good run %s", f[L_LAST_GOOD]);
 	printf("); latest %s%%%s%s\n", *f[L_CHANGE] ? f[L_CHANGE] : "n/a",
@@ -1091,7 +1204,8 @@ static int ledger_opts(int argc, char **argv, struct ledger_ctx *x, struct judge
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "last-good", required_argument, NULL, 'g' },
 		{ "judge", required_argument, NULL, 'j' },
-		{ "min-change", required_argument, NULL, 'm' }, { NULL, 0, NULL, 0 },
+		{ "min-change", required_argument, NULL, 'm' },
+		{ "exact-only", no_argument, NULL, 'e' }, { NULL, 0, NULL, 0 },
 	};
 	time_t d;
 	int c;
@@ -1105,6 +1219,7 @@ static int ledger_opts(int argc, char **argv, struct ledger_ctx *x, struct judge
 		case 'k': x->kernel = optarg; break;
 		case 'g': x->last_good = optarg; break;
 		case 'j': case 'm': if (judge_opt(c, optarg, jo)) return -1; break;
+		case 'e': x->exact_only = true; break;
 		default: return die_usage("ledger-update: bad option (see mmhistory --help)");
 		}
 	}
@@ -1112,6 +1227,9 @@ static int ledger_opts(int argc, char **argv, struct ledger_ctx *x, struct judge
 	    optind != argc - 2)
 		return die_usage("ledger-update: need LEDGER CMP_CSV --host --baseline --run "
 				 "--date --kernel");
+	if (!strcmp(x->baseline, LEDGER_HISTORY))
+		return die_usage("ledger-update: --baseline '%s' is the name of the history's own "
+				 "rows", x->baseline);
 	if (!hist_date_parse(x->date, &d))
 		return die_usage("ledger-update: --date '%s': not YYYY-MM-DDTHH:MM:SSZ", x->date);
 	return 0;
@@ -1186,6 +1304,139 @@ out_cmp:
 	return rc;
 }
 
+/*
+ * The history's regressions from mmchange detect --csv: "new" opens a row,
+ * "update" moves the open row (its bracket, its latest run), "resolves"
+ * closes one. Prints this host's open rows of both kinds.
+ */
+static struct tab_row *hrow_find(struct ledger_ctx *x, const char *w, const char *c,
+				 const char *m, const char *first)
+{
+	size_t i;
+
+	for (i = 0; i < x->t.nrows + x->nextra; i++) {
+		struct tab_row *r = i < x->t.nrows ? &x->t.rows[i] : &x->extra[i - x->t.nrows];
+		char **f = r->f;
+
+		if (!strcmp(f[L_STATE], "open") && !strcmp(f[L_HOST], x->host) &&
+		    !strcmp(f[L_BASELINE], LEDGER_HISTORY) && !strcmp(f[L_WORKLOAD], w) &&
+		    !strcmp(f[L_CASE], c) && !strcmp(f[L_METRIC], m) && !strcmp(f[L_FIRST_RUN], first))
+			return r;
+	}
+	return NULL;
+}
+
+static int hrow_apply(struct ledger_ctx *x, const struct tab *ch, const struct tab_row *cr)
+{
+	const char *act = tab_get(ch, cr, "ledger"), *res = tab_get(ch, cr, "resolves");
+	const char *w = tab_get(ch, cr, "workload"), *c = tab_get(ch, cr, "case");
+	const char *m = tab_get(ch, cr, "metric");
+	struct tab_row *r = NULL;
+	time_t t;
+
+	if (res && *res && (r = hrow_find(x, w, c, m, res)) &&
+	    (set_field(r, L_STATE, "resolved") || set_field(r, L_RESOLVED_RUN, x->run)))
+		return -1;
+	if (!act || !*act)
+		return 0;
+	if (!hist_date_parse(tab_get(ch, cr, "first_date"), &t))
+		return die_usage("ledger-changes: first_date '%s': not a date",
+				 tab_get(ch, cr, "first_date")), -1;
+	if (!strcmp(act, "new")) {
+		struct cline l = { .workload = w, .kase = c, .metric = m };
+		const char *b = x->baseline;
+
+		x->baseline = LEDGER_HISTORY;
+		r = led_new(x, &l);
+		x->baseline = b;
+	} else if (!strcmp(act, "update")) {
+		r = hrow_find(x, w, c, m, tab_get(ch, cr, "ledger_run"));
+	} else {
+		return die_usage("ledger-changes: ledger '%s': want new or update", act), -1;
+	}
+	if (!r)
+		return 0;	/* an update of a row no longer open */
+	return set_field(r, L_FIRST_DATE, tab_get(ch, cr, "first_date")) ||
+	       set_field(r, L_FIRST_RUN, tab_get(ch, cr, "first_run")) ||
+	       set_field(r, L_FIRST_KERNEL, tab_get(ch, cr, "first_kernel")) ||
+	       set_field(r, L_LAST_GOOD, tab_get(ch, cr, "last_good_run")) ||
+	       set_field(r, L_LATEST_DATE, x->date) || set_field(r, L_LATEST_RUN, x->run) ||
+	       set_field(r, L_CHANGE, tab_get(ch, cr, "change_pct")) ||
+	       set_field(r, L_P, tab_get(ch, cr, "p_value")) ? -1 : 0;
+}
+
+static int cmd_ledger_changes(int argc, char **argv)
+{
+	static const char *const need[] = {
+		"workload", "case", "metric", "ledger", "ledger_run", "resolves", "first_date",
+		"first_run", "first_kernel", "last_good_run", "change_pct", "p_value", NULL,
+	};
+	static const struct option lo[] = {
+		{ "host", required_argument, NULL, 'H' }, { "run", required_argument, NULL, 'r' },
+		{ "date", required_argument, NULL, 'd' }, { NULL, 0, NULL, 0 },
+	};
+	struct ledger_ctx x = { .host = NULL, .baseline = LEDGER_HISTORY, .kernel = "" };
+	char err[1024], run[PATH_MAX];
+	struct tab ch;
+	size_t i;
+	int c, fd, rc = EXIT_USAGE, k;
+	time_t d;
+
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'H': x.host = optarg; break;
+		case 'r': x.run = optarg; break;
+		case 'd': x.date = optarg; break;
+		default: return die_usage("ledger-changes: bad option (see mmhistory --help)");
+		}
+	}
+	if (!x.host || !x.run || !x.date || optind != argc - 2)
+		return die_usage("ledger-changes: need LEDGER CHANGES_CSV --host --run --date");
+	if (!hist_date_parse(x.date, &d))
+		return die_usage("ledger-changes: --date '%s': not YYYY-MM-DDTHH:MM:SSZ", x.date);
+	if (tab_load(&ch, argv[optind + 1], NULL, false)) {
+		die_usage("%s", ch.err);
+		tab_free(&ch);
+		return EXIT_USAGE;
+	}
+	for (k = 0; need[k]; k++)
+		if (tab_col(&ch, need[k]) < 0) {
+			die_usage("%s: no column '%s': not an mmchange detect --csv output",
+				  argv[optind + 1], need[k]);
+			tab_free(&ch);
+			return EXIT_USAGE;
+		}
+	fd = tab_lock(argv[optind], LOCK_TIMEOUT_S, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "%s: ledger-changes: %s\n", prog, err);
+		tab_free(&ch);
+		return EXIT_USAGE;
+	}
+	if (led_load(&x.t, argv[optind])) {
+		fprintf(stderr, "%s: %s\n", prog, x.t.err);
+		goto out;
+	}
+	hist_root(argv[optind], x.root, sizeof(x.root));
+	x.run = hist_rel(x.root, x.run, run, sizeof(run));
+	for (i = 0; i < ch.nrows; i++)
+		if (hrow_apply(&x, &ch, &ch.rows[i]))
+			goto out;
+	if (led_write(&x, argv[optind]))
+		goto out;
+	for (i = 0; i < x.t.nrows + x.nextra; i++) {
+		struct tab_row *r = i < x.t.nrows ? &x.t.rows[i] : &x.extra[i - x.t.nrows];
+
+		if (!strcmp(r->f[L_STATE], "open") && !strcmp(r->f[L_HOST], x.host))
+			led_print_open(&x.t, r);
+	}
+	rc = 0;
+out:
+	tab_unlock(fd);
+	ledger_ctx_free(&x);
+	tab_free(&ch);
+	return rc;
+}
+
 static int cmd_ledger_list(int argc, char **argv, bool runs)
 {
 	const char *host = NULL;
@@ -1243,6 +1494,7 @@ static const struct command {
 	{ "meta-get", cmd_meta_get },
 	{ "digest", cmd_digest },
 	{ "ledger-update", cmd_ledger_update },
+	{ "ledger-changes", cmd_ledger_changes },
 	{ "ledger-open", cmd_ledger_open },
 	{ "ledger-runs", cmd_ledger_runs },
 	{ NULL, NULL },

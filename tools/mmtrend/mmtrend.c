@@ -41,6 +41,7 @@ struct opts {
 	const char *host[MAX_HOSTS];
 	int nhost;
 	bool pool;
+	bool exact_only;	/* judge only lines of exact evidence (the nightly) */
 	double alpha;
 	long last;
 	struct judge_opts jo;
@@ -76,6 +77,8 @@ static void usage(FILE *f)
 		"  --min-change PCT     significant changes under PCT%% count as the same\n"
 		"  --last N             only the last N runs of each host\n"
 		"  --format svg|png     chart format (default svg)\n"
+		"  --exact-only         judge only lines of exact evidence (no spread on either\n"
+		"                       side); the nightly judges the others by their history\n"
 		"writes OUT/report.md, OUT/trend.csv, OUT/WORKLOAD-METRIC.{svg,gp,dat}\n"
 		"exit: 0 no latest value significantly worse, 3 some are, 1 gnuplot failed,\n"
 		"      2 usage or bad input\n");
@@ -119,6 +122,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "judge", required_argument, NULL, 'j' },
 		{ "min-change", required_argument, NULL, 'm' },
 		{ "last", required_argument, NULL, 'n' }, { "format", required_argument, NULL, 'f' },
+		{ "exact-only", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, '?' + 1 }, { NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -135,6 +139,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->host[o->nhost++] = optarg;
 			break;
 		case 'p': o->pool = true; break;
+		case 'e': o->exact_only = true; break;
 		case 'a': case 'n': case 'm': if (parse_num_opt(c, optarg, o)) return -1; break;
 		case 'j':
 			if (judge_add_patterns(&o->jo, optarg))
@@ -261,7 +266,7 @@ static int load_runs(struct trend *t, const char *history)
 
 		snprintf(p, sizeof(p), "%s/%s", f[H_RUN_DIR][0] == '/' ? "" : t->o.root,
 			 f[H_RUN_DIR]);
-		if (*f[H_RUN_DIR] && strcmp(f[H_STATUS], "ok")) {
+		if (*f[H_RUN_DIR] && !hist_measured(f[H_STATUS])) {
 			t->notok[t->nnotok] = strdup(p);
 			if (!t->notok[t->nnotok++])
 				rc = -1;
@@ -455,6 +460,8 @@ static int point_from(struct trend *t, int run, const struct cmp *c, const struc
 	p->jv = p->compared ? judge_apply(&t->o.jo, l->workload, l->metric,
 					  cmp_verdict_str(cell->verdict), cell->pct, cell->pct_ok)
 			    : JV_SKIP;
+	if (t->o.exact_only && !cell->exact)
+		p->jv = JV_SKIP;	/* its history judges it (tools/mmtrend/mmchange) */
 	return p->host && p->workload && p->kase && p->metric && p->unit && p->better &&
 	       p->facts ? 0 : -1;
 }
@@ -710,6 +717,10 @@ static void md_intro(FILE *f, const struct trend *t)
 		return;
 	}
 	fprintf(f, "Baseline: `%s`. ", t->o.baseline);
+	if (t->o.exact_only)
+		fprintf(f, "Only lines of exact evidence (no spread on either side) are judged "
+			"against it; every other line is judged by the change points of its history "
+			"(the night's `changes.csv` and summary). ");
 	fprintf(f, "Significance: Welch's t-test (mmcompare's), p < %g, n >= %d on both sides",
 		t->o.alpha, CMP_MIN_N);
 	if (t->o.jo.min_change > 0)

@@ -1,6 +1,7 @@
 # tools/mmtrend: the nightly job's C tools. mmtrend (trend plots and the
 # index of regressions), mmhistory (every CSV read and write of
-# tools/nightly) and mmsynth (synthetic result sets for the tests).
+# tools/nightly), mmchange (the change points of each metric's history,
+# the nightly's verdicts) and mmsynth (synthetic result sets for the tests).
 # mmtrend reuses mmcompare's result-set reader and comparison code, so the
 # trend marks the same lines mmcompare would.
 
@@ -10,11 +11,12 @@ MMT := tools/mmtrend
 MMT_MMC := tools/mmcompare
 MMT_MMC_CORE := stats compare
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
-# stats.o) and the random numbers of mmsynth.
+# stats.o, and mmchange's), the random numbers of mmsynth and of mmchange's
+# permutations.
 # -pthread: mmcompare's reader reads runs on threads.
 MMT_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
 MMT_COMMON := $(MMRES_OBJS) $(MMT)/history.o $(MMT)/judge.o
-MMT_PROGS := $(MMT)/mmtrend $(MMT)/mmhistory $(MMT)/mmsynth
+MMT_PROGS := $(MMT)/mmtrend $(MMT)/mmhistory $(MMT)/mmsynth $(MMT)/mmchange
 
 ALL_TARGETS += $(MMT_PROGS)
 CLEAN_FILES += $(MMT_PROGS) $(MMT_PROGS:%=%-san)
@@ -26,6 +28,11 @@ $(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmsynth: $(MMT)/mmsynth.o $(MMT_COMMON)
+	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
+
+# mmchange: E-divisive change points over the history (changepoint.c),
+# reading each run with the core's result-set reader.
+$(MMT)/mmchange: $(MMT)/mmchange.o $(MMT)/changepoint.o $(MMT_COMMON) $(MMRS_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE:%=$(MMT_MMC)/%.o) \
@@ -40,6 +47,9 @@ $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
 		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c) $(MMRS_SRCS)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench -o $@ $^ $(MMT_LIBS)
 
-CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san
+$(MMT)/mmchange-san: $(MMT)/mmchange.c $(MMT)/changepoint.c $(MMT_COMMON:.o=.c) $(MMRS_SRCS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ $^ $(MMT_LIBS)
+
+CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san $(MMT)/mmchange-san
 
 -include $(wildcard $(MMT)/*.d)

@@ -12,6 +12,7 @@ declare -A cfg=(
 	[force_compare]=no [retention_days]=0 [time_limit]=4h [need_disk_mb]=1024
 	[need_mem_mb]=1024 [busy_cpu_pct]=10 [vm]='' [vm_args]='' [lava]=no [lava_args]='' [on_regression]=''
 	[on_failure]='' [notify_timeout]=60 [lock]='' [trends]=yes [compare_plots]=yes
+	[runs]=1 [rerun_suspect]=yes [confirm_nights]=2 [host_margin_pct]=10
 )
 declare -A cfg_at=()
 
@@ -98,11 +99,14 @@ validate_config() {
 	done
 	check_uint retention_days 0 36500
 	check_uint busy_cpu_pct 1 100
+	check_uint runs 1 20
+	check_uint confirm_nights 1 30
+	check_uint host_margin_pct 0 100
 	[[ ${cfg[alpha]} =~ ^0?\.[0-9]{0,8}[1-9][0-9]{0,8}$ ]] || cfg_err alpha "want a number between 0 and 1"
 	[[ ${cfg[min_change_pct]} =~ ^[0-9]{1,6}(\.[0-9]{1,6})?$ ]] || cfg_err min_change_pct "want a percentage >= 0"
 	limit=$(duration_s "${cfg[time_limit]}") && [ "$limit" -ge 10 ] && [ "$limit" -le 604800 ] ||
 		cfg_err time_limit "want a duration from 10 s to a week: N, Ns, Nm or Nh"
-	for k in pool_hosts force_compare trends compare_plots; do
+	for k in pool_hosts force_compare trends compare_plots rerun_suspect; do
 		[[ ${cfg[$k]} =~ ^(yes|no)$ ]] || cfg_err "$k" "want yes or no"
 	done
 	[ -z "${cfg[label]}" ] || front_label_ok "${cfg[label]}" || cfg_err label "use $front_label_rule"
@@ -137,25 +141,55 @@ validate_config() {
 	[ -n "$label" ] || [ -n "${cfg[vm]}" ] || label=$(uname -r)
 }
 
+# File systems that hold no results: the kernel's views (proc, sysfs and
+# the like) accept a mkdir from root or refuse it, never keep a run.
+pseudo_fs_re='^(proc|sysfs|devtmpfs|devpts|cgroup|cgroup2|cgroup2fs|debugfs|tracefs|securityfs|pstore|bpf|configfs|fusectl|mqueue|autofs|efivarfs|binfmt_misc|selinuxfs|nsfs|hugetlbfs|rpc_pipefs)$'
+
+# fs_of PATH: the type of the file system that holds PATH, or of its
+# nearest existing parent (stat -f; "proc", "ext2/ext3", "tmpfs"...).
+fs_of() {
+	local d=$1
+	while [ ! -e "$d" ]; do d=$(dirname -- "$d"); done
+	stat -f -c %T -- "$d" 2>/dev/null
+}
+
+# check_path_fs KEY PATH: PATH must not lie on a pseudo file system.
+check_path_fs() {
+	local t
+	t=$(fs_of "$2")
+	[[ $t =~ $pseudo_fs_re ]] &&
+		cfg_err "$1" "$2 is on a $t file system (the kernel's own view, not storage): use a directory on a disk"
+	return 0
+}
+
 # The results root: created by a night (not by --check), written by this
 # user only. A root every user may write (or a .nightly in it that is not
 # ours) would let them plant links that redirect the job's writes.
 check_results_root() {
 	local d=$root mode
+	check_path_fs results "$root"
 	if [ ! -e "$root" ] && [ "$check_only" = 1 ]; then
 		while [ ! -e "$d" ]; do d=$(dirname "$d"); done
 		[ -d "$d" ] && [ -w "$d" ] || cfg_err results "does not exist, and $d is not a directory this user can write"
+		# a read-only file system says so to access(2) even for root
 		root=$(realpath -m -- "$root")
 		root_note=" (does not exist yet: the first night creates it)"
 		return
 	fi
 	[ ! -L "$root" ] || [ -d "$root" ] || cfg_err results "a symbolic link to nothing"
-	# The job's own directory in it, made now: a root it cannot write in
-	# (a read-only mount, /proc) is a config error, not a failed night.
-	mkdir -p -- "$root" 2>/dev/null && [ -d "$root" ] && [ -w "$root" ] &&
-		{ [ -L "$root/.nightly" ] || mkdir -p -- "$root/.nightly" 2>/dev/null; } ||
-		cfg_err results "cannot create or write it"
+	if [ "$check_only" = 1 ]; then
+		# --check creates nothing: the root must be a directory this user
+		# can write, and .nightly, when there, this user's.
+		[ -d "$root" ] && [ -w "$root" ] || cfg_err results "not a directory this user can write"
+	else
+		# The job's own directory in it, made now: a root it cannot write in
+		# (a read-only mount, /proc) is a config error, not a failed night.
+		mkdir -p -- "$root" 2>/dev/null && [ -d "$root" ] && [ -w "$root" ] &&
+			{ [ -L "$root/.nightly" ] || mkdir -p -- "$root/.nightly" 2>/dev/null; } ||
+			cfg_err results "cannot create or write it"
+	fi
 	root=$(cd "$root" && pwd -P)
+	check_path_fs results "$root"
 	mode=$(stat -c %a -- "$root")
 	[ $((8#$mode & 8#002)) -eq 0 ] ||
 		cfg_err results "$root has mode $mode: every user may write it (and plant links for this job to follow): use a directory only its owners write"

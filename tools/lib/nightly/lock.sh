@@ -31,7 +31,11 @@ lock_path() {
 # exist yet and its directory does).
 lock_problem() {
 	local own mode
-	if [ -L "$lock" ]; then
+	local fs
+	fs=$(fs_of "$lock")
+	if [[ $fs =~ $pseudo_fs_re ]]; then
+		echo "on a $fs file system (the kernel's own view): the lock is a directory on a real one"
+	elif [ -L "$lock" ]; then
 		echo "a symbolic link: the lock must be a directory of its own"
 	elif [ ! -e "$lock" ]; then
 		[ -d "$(dirname -- "$lock")" ] || echo "its directory $(dirname -- "$lock") does not exist"

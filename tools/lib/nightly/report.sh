@@ -11,10 +11,12 @@ verdict() {
 		echo "REFUSED"
 	elif [ "$status" = failed ] || [ "$judged_fail" = 1 ]; then
 		echo "FAILED"
-	elif [ "${worse_base:-0}" -gt 0 ] || [ "${worse_prev:-0}" -gt 0 ]; then
+	elif [ "${worse_base:-0}" -gt 0 ] || [ "${worse_prev:-0}" -gt 0 ] || [ "${cp_new:-0}" -gt 0 ]; then
 		echo "REGRESSION"
 	elif [ "$status" = skipped ]; then
 		echo "SKIPPED (nothing measured)"
+	elif [ "$status" = not_measured ]; then
+		echo "ok (a case not measured: the host disturbed it)"
 	else
 		echo "ok"
 	fi
@@ -24,6 +26,7 @@ exit_code() {
 	case "$(verdict)" in
 	REFUSED|FAILED) echo 1 ;;
 	REGRESSION) echo 3 ;;
+	# a case the host disturbed measured nothing: not the kernel's failure
 	*) echo 0 ;;
 	esac
 }
@@ -33,19 +36,28 @@ summary() {
 	say "mmbench nightly on $host: $(verdict)"
 	say "started $p_date, ${dur} s; kernel $p_kernel, label ${p_label:-?}, suite ${cfg[suite]}${cfg[vm]:+ in a VM (${cfg[vm]})}"
 	say "run: $status${reason:+: $reason}${p_run_dir:+; results $p_run_dir}"
+	local i
+	for i in "${!night_runs[@]}"; do
+		[ "${night_runs[$i]}" = "$p_run_dir" ] && continue
+		say "  also: ${night_runs[$i]} (${night_st[$i]}${night_why[$i]:+: ${night_why[$i]}})"
+	done
 	say "at start: load average $load_avg, $procs running/total; busy: ${busy:-not sampled}; MemAvailable $mem_mb MiB, disk free $disk_mb MiB"
 	[ -n "${base_text:-}" ] && say "$base_text"
 	[ -n "${prev_text:-}" ] && say "$prev_text"
+	[ -n "${rerun_note:-}" ] && say "$rerun_note"
+	[ -n "${cp_suspects:-}" ] && say "suspected before the rerun:" && say "$cp_suspects"
+	[ -n "${cp_text:-}" ] && say "$cp_text"
 	if [ -n "${ledger_text:-}" ]; then
-		say "open regressions of $host against $base_id (since when):"
+		say "open regressions of $host (since when; bisect between the last good and the first bad run):"
 		say "$ledger_text"
 	fi
 	[ -n "${retention_text:-}" ] && say "$retention_text"
 	[ -n "${trend_text:-}" ] && say "$trend_text"
 	[ -n "${ndir:-}" ] && say "report: $ndir/report.md"
+	[ -n "${det_text:-}" ] && say "$det_text"
 	case "$(exit_code)" in
-	0) say "exit 0: nothing judged is significantly worse" ;;
-	3) say "exit 3: something judged is significantly worse (see above)" ;;
+	0) say "exit 0: no new regression" ;;
+	3) say "exit 3: a new regression (see above)" ;;
 	*) say "exit 1: the run failed or could not be judged" ;;
 	esac
 }
@@ -62,6 +74,7 @@ write_report() {
 		for sub in vs-baseline vs-previous; do
 			[ -f "$ndir/$sub/report.md" ] && echo "- [$sub]($sub/report.md)"
 		done
+		[ -f "$ndir/changes.csv" ] && echo "- [every metric's change points](changes.csv)"
 		[ -f "$root/trends/$host/report.md" ] &&
 			echo "- [trends of $host]($(realpath --relative-to="$ndir" "$root/trends/$host/report.md"))"
 		echo "- [suite log](suite.log)"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# E-divisive means (tools/mmtrend/changepoint.c, the ASan/UBSan build) on
+# tiny series with numbers worked out by hand: the statistic Q of a split,
+# the best split, the permutation test (seeded from the values: the same
+# answer every time), a change that lasts and one that is undone, a flat
+# series; the nightly's rule on a short history; bad input.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+d=$(tmpdir)
+trap 'rm -rf "$d"' EXIT
+MMCHANGE=$TOP/tools/mmtrend/mmchange-san
+[ -x "$MMCHANGE" ] || MMCHANGE=$TOP/tools/mmtrend/mmchange
+ed() { printf '%s\n' "$@" | "$MMCHANGE" edivisive 2>&1; }
+edq() { local t=$1; shift; printf '%s\n' "$@" | "$MMCHANGE" edivisive --qhat "$t" 2>&1; }
+
+# Q(X, Y) = m k / (m + k) * (2/(m k) sum|X-Y| - sum_{i<j}|X_i-X_j| / C(m,2)
+#                                             - sum_{i<j}|Y_i-Y_j| / C(k,2))
+# 1 2 3 | 10 11 12: sum|X-Y| = 30 + 27 + 24 = 81, 2*81/9 = 18; within each
+# side (1 + 2 + 1) / 3 = 4/3; Q = 9/6 * (18 - 8/3) = 23.
+out=$(edq 3 1 2 3 10 11 12)
+check "Q of 1 2 3 | 10 11 12 is 23 ($(head -1 <<<"$out"))" grep -qx "qhat 3 23" <<<"$out"
+# 1 4 | 2 8 5: sum|X-Y| = 1 + 7 + 4 + 2 + 4 + 1 = 19, 2*19/6 = 19/3; within X
+# 3/1, within Y (6 + 3 + 3)/3 = 4; Q = 6/5 * (19/3 - 7) = -0.8.
+out=$(edq 2 1 4 2 8 5)
+check "Q of 1 4 | 2 8 5 is -0.8 ($(head -1 <<<"$out"))" grep -qx "qhat 2 -0.8" <<<"$out"
+# 0 0 | 1 1: 2*4/4 = 2, nothing within: Q = 4/4 * 2 = 2.
+out=$(edq 2 0 0 1 1)
+check "Q of 0 0 | 1 1 is 2" grep -qx "qhat 2 2" <<<"$out"
+check "the best split of 1 2 3 10 11 12 is at 3, Q 23" grep -qx "best 3 23" <<<"$(ed 1 2 3 10 11 12)"
+
+# Six points: any permutation that keeps {1,2,3} together at one end
+# scores 23 as well (2 of the 20 ways to choose 3 of 6 for the left),
+# so p is about 0.1: not a change at 0.05.
+out=$(ed 1 2 3 10 11 12)
+p=$(sed -n 's/^not kept p=//p' <<<"$out")
+check "six points cannot show a change at 0.05 (p=$p, about 2/20)" \
+	awk -v p="$p" 'BEGIN { exit !(p > 0.05 && p < 0.2) }'
+check "... and no change is reported" test -z "$(grep '^change' <<<"$out")"
+check "the same values give the same p (seeded from them)" test "$out" = "$(ed 1 2 3 10 11 12)"
+
+# A level that drops after 10 nights: found at 10, with the smallest p 199
+# permutations can give (1/200).
+s1=(10 11 9 10 12 10 11 9 10 11 5 6 4 5)
+out=$(ed "${s1[@]}")
+check "a drop after 10 points: a change at 10, p=0.005" grep -qx "change 10 q=24.31746032 p=0.005" <<<"$out"
+# A level that comes back (0 for 10, 20 for 10, 0 for 10): the second
+# sample of a split may end before the series does (Matteson & James's
+# kappa), so both ends of the block are found.
+s2=()
+for i in $(seq 10); do s2+=($((i % 3))); done
+for i in $(seq 10); do s2+=($((20 + i % 3))); done
+for i in $(seq 10); do s2+=($((i % 3))); done
+out=$(ed "${s2[@]}")
+check "a block that comes back: changes at 10 and 20" \
+	test "$(grep '^change' <<<"$out" | cut -d' ' -f2 | paste -sd' ')" = "10 20"
+out=$(ed 5 5 5 5 5 5 5 5)
+check "a flat series: no change, p 1" test "$(grep -c '^change' <<<"$out")" = 0 -a -n "$(grep -x 'not kept p=1' <<<"$out")"
+
+# The nightly's rule on the drop: 10 nights before it, 4 after. The
+# yardstick: the night-to-night sd of the 10 before it, from their 9
+# differences (1 -2 1 2 -2 1 -2 1 1: squares 21, sqrt(21 / 18) = 1.0801),
+# which is above the pooled sd around the two levels (sqrt((8.1 + 2) / 12)
+# = 0.9174); 10.3 - 5 = 5.3 is 4.907 of it: confirmed, for the worse.
+out=$(printf '%s\n' "${s1[@]}" | "$MMCHANGE" edivisive --better higher 2>&1)
+check "the rule: the drop is a confirmed change for the worse, 4.907 sd" \
+	grep -qx "latest 10 worse confirmed: 10.3 -> 5, -51.46%, 4.907 sd, 4 runs over 4 nights after it" <<<"$out"
+out=$(printf '%s\n' "${s1[@]}" | "$MMCHANGE" edivisive --better lower 2>&1)
+check "... for a lower-is-better metric the same drop is better" grep -q "^latest 10 better confirmed: .* +51.46%" <<<"$out"
+# Runs of one night share it: 4 runs after the drop, but on one night.
+out=$( { for i in $(seq 10); do echo "$i ${s1[$((i - 1))]}"; done; printf '11 5\n11 6\n11 4\n11 5\n'; } |
+	"$MMCHANGE" edivisive --better higher 2>&1)
+check "four runs after the drop on one night: unconfirmed (needs 2 nights)" \
+	grep -q "^latest 10 worse unconfirmed: .* 4 runs over 1 nights after it" <<<"$out"
+out=$(printf '%s\n' 10 11 9 10 5 6 4 5 | "$MMCHANGE" edivisive --better higher 2>&1)
+check "four nights before the drop: too young to judge" grep -q "^latest 4 worse young" <<<"$out"
+
+# detect over a history (mmsynth runs, history.csv): 12 flat nights at
+# 100 (2% between runs), then 3 nights at 70: a new regression (exit 3),
+# its first bad run and last good run in changes.csv; under ASan/UBSan.
+r=$d/res
+for n in $(seq 15); do
+	s=$(printf '202611%02d-020000' "$n")
+	m=$(noisy_mean "$n" "$([ "$n" -le 12 ] && echo 100 || echo 70)" 2)
+	"$MMSYNTH" -o "$r/k/$s-h1" --label k --host h1 --kernel "6.1.0-$n" --stamp "$s" --seed "$n" \
+		-i 3 --line "w c=1 rate ops/s higher $m 0.5" --line "w c=1 faults count lower 7 0" \
+		>/dev/null &&
+	"$MMHISTORY" append "$r/history.csv" "date=$(printf '2026-11-%02dT02:00:00Z' "$n")" host=h1 \
+		label=k "kernel=6.1.0-$n" "run_dir=k/$s-h1" status=ok duration_s=1 || fail "setup: night $n"
+done
+"$MMCHANGE" detect "$r" --host h1 --csv "$d/ch.csv" --ledger "$r/regressions.csv" >"$d/out" 2>"$d/err"
+rc=$?
+check "detect: a new regression, exit 3 (got $rc)" test "$rc" = 3 -a ! -s "$d/err"
+check "detect: it names the first bad and the last good run" \
+	grep -q "^  WORSE  w rate \[c=1\]: -[0-9.]*% (Hmean .* since run k/20261113-020000-h1 (2026-11-13, kernel 6.1.0-13); last good run k/20261112-020000-h1 (kernel 6.1.0-12); 3 run(s) over 3 night(s) after it, p=.*: NEW$" "$d/out"
+check "detect: the count without a spread is left to the comparisons" \
+	grep -q "1 metric(s) with a spread judged by their change points, 1 of exact evidence" "$d/out"
+check "detect: changes.csv says new, with the bracket" \
+	test "$("$TOP/bench/mmbench" field --where ledger=new "$d/ch.csv" first_run last_good_run)" = \
+	"$(printf 'k/20261113-020000-h1\tk/20261112-020000-h1')"
+"$MMHISTORY" ledger-changes "$r/regressions.csv" "$d/ch.csv" --host h1 --run "$r/k/20261115-020000-h1" \
+	--date 2026-11-15T02:00:00Z >"$d/led" 2>&1
+check "ledger-changes opens the row" \
+	grep -q "^  w rate \[c=1\]: worse in its history since 2026-11-13T02:00:00Z (first bad run k/20261113-020000-h1, kernel 6.1.0-13; last good run k/20261112-020000-h1)" "$d/led"
+"$MMCHANGE" detect "$r" --host h1 --csv "$d/ch.csv" --ledger "$r/regressions.csv" --no-detectable >"$d/out" 2>"$d/err"
+rc=$?
+check "detect again: the same regression is open, not new (exit $rc)" test "$rc" = 0 -a -n "$(grep ': open$' "$d/out")"
+
+# Bad input: exit 2 with a message, no sanitizer report.
+for args in "edivisive --qhat 9" "edivisive --alpha 2" "edivisive --better sideways" \
+	"simulate --cov -1" "detect" "nosuch"; do
+	# shellcheck disable=SC2086
+	printf '1\n2\n3\n' | "$MMCHANGE" $args >"$d/out" 2>"$d/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ -s "$d/err" ] && ! grep -q Sanitizer "$d/err"; then
+		pass "mmchange $args: exit 2 with a message"
+	else
+		fail "mmchange $args" "exit $rc: $(head -3 "$d/err")"
+	fi
+done
+printf '1\nx\n' | "$MMCHANGE" edivisive >"$d/out" 2>"$d/err"
+check "a line that is not a number: exit 2 naming it" \
+	test $? -eq 2 -a -n "$(grep 'line 2: not a number' "$d/err")"
+finish
