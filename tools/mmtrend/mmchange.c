@@ -332,13 +332,6 @@ static int sim_one(const struct sim *sm, double step, unsigned long seed, struct
 			goto out;
 		}
 		o->nights_judged++;
-		if (getenv("MMCHANGE_DEBUG") && t >= sm->ref && t < sm->ref + 3 && !o->found_night)
-			fprintf(stderr, "night %d: %s%s p=%.3g tail_p=%.3g size %.2f\n", t - sm->ref + 1,
-				cp_state_str(v.state), v.state == CPS_CONFIRMED && !a ? "(rerun)" : "",
-				v.ncp ? v.cp[v.ncp - 1].p : v.last_p, v.tail_p, v.size_sd);
-		if (a && (t < sm->ref || step == 0) && getenv("MMCHANGE_DEBUG"))
-			fprintf(stderr, "false alarm night %d: at %d n_after %d nights_before %d size %.2f ref_sd %.3g p=%.3g tail %d t_p %.2g\n",
-				t, v.at, v.n_after, v.nights_before, v.size_sd, v.ref_sd / (sm->cov / 100 * sm->mean), v.cp[v.ncp - 1].p, v.from_tail, v.t_p);
 		if (a && (t < sm->ref || step == 0)) {
 			o->false_alarms++;
 		} else if (a && step > 0) {

@@ -1,6 +1,7 @@
 # tools/mmtrend: the nightly job's C tools. mmtrend (trend plots and the
 # index of regressions), mmhistory (every CSV read and write of
-# tools/nightly) and mmsynth (synthetic result sets for the tests).
+# tools/nightly), mmchange (the change points of each metric's history,
+# the nightly's verdicts) and mmsynth (synthetic result sets for the tests).
 # mmtrend reuses mmcompare's result-set reader and comparison code, so the
 # trend marks the same lines mmcompare would.
 
@@ -10,7 +11,8 @@ MMT := tools/mmtrend
 MMT_MMC := tools/mmcompare
 MMT_MMC_CORE := stats compare
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
-# stats.o) and the random numbers of mmsynth.
+# stats.o, and mmchange's), the random numbers of mmsynth and of mmchange's
+# permutations.
 # -pthread: mmcompare's reader reads runs on threads.
 MMT_LIBS := -lcsv -lgsl -lgslcblas -lm -pthread
 MMT_COMMON := $(MMRES_OBJS) $(MMT)/history.o $(MMT)/judge.o
