@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,4 +234,37 @@ void hist_root(const char *history, char *buf, size_t len)
 		snprintf(buf, len, "/");
 	else
 		snprintf(buf, len, "%.*s", (int)(slash - history), history);
+}
+
+const char *hist_prog = "mmtrend";
+
+int hist_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", hist_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+int hist_dispatch(const struct hist_command *cmds, int argc, char **argv, int min_argc,
+		  void (*usage)(FILE *f))
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc < min_argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (const struct hist_command *c = cmds; c->name; c++)
+		if (!strcmp(cmd, c->name))
+			return c->fn(argc - 1, argv + 1);
+	return hist_usage_error("unknown command '%s' (see %s --help)", cmd, hist_prog);
 }

@@ -30,6 +30,7 @@
 #define MMT_HISTORY_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -72,5 +73,21 @@ void hist_date_fmt(time_t t, char *buf, size_t len);
 const char *hist_rel(const char *root, const char *path, char *buf, size_t len);
 /* The directory that holds PATH (the results root of a history.csv). */
 void hist_root(const char *history, char *buf, size_t len);
+
+/*
+ * The command-line frame of the history tools (mmhistory, mmchange):
+ * hist_prog names the tool in messages; hist_usage_error prints
+ * "PROG: MESSAGE" on stderr and returns 2; hist_dispatch runs the command
+ * argv[1] names from the table (NULL-terminated), after -h/--help and a
+ * check that at least MIN_ARGC arguments were given.
+ */
+extern const char *hist_prog;
+int hist_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct hist_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+int hist_dispatch(const struct hist_command *cmds, int argc, char **argv, int min_argc,
+		  void (*usage)(FILE *f));
 
 #endif /* MMT_HISTORY_H */

@@ -39,19 +39,7 @@
 
 static const char *prog = "mmchange";
 
-static int die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define die_usage hist_usage_error
 
 static void usage(FILE *f)
 {
@@ -1417,10 +1405,7 @@ out:
 
 /* ------------------------------------------------------------ main */
 
-static const struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-} commands[] = {
+static const struct hist_command commands[] = {
 	{ "detect", cmd_detect },
 	{ "detectable", cmd_detectable },
 	{ "edivisive", cmd_edivisive },
@@ -1430,21 +1415,7 @@ static const struct command {
 
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "";
-
 	gsl_set_error_handler_off();
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	argc--;
-	argv++;
-	for (const struct command *c = commands; c->name; c++)
-		if (!strcmp(cmd, c->name))
-			return c->fn(argc, argv);
-	return die_usage("unknown command '%s' (see mmchange --help)", cmd);
+	hist_prog = prog;
+	return hist_dispatch(commands, argc, argv, 2, usage);
 }

@@ -31,19 +31,7 @@
 
 static const char *prog = "mmhistory";
 
-static int die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define die_usage hist_usage_error
 
 static void usage(FILE *f)
 {
@@ -1480,10 +1468,7 @@ static int cmd_ledger_runs(int argc, char **argv)
 	return cmd_ledger_list(argc, argv, true);
 }
 
-static const struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-} commands[] = {
+static const struct hist_command commands[] = {
 	{ "append", cmd_append },
 	{ "check", cmd_check },
 	{ "select", cmd_select },
@@ -1502,20 +1487,6 @@ static const struct command {
 
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "";
-
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc < 3) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	argc--;
-	argv++;
-	for (const struct command *c = commands; c->name; c++)
-		if (!strcmp(cmd, c->name))
-			return c->fn(argc, argv);
-	return die_usage("unknown command '%s' (see mmhistory --help)", cmd);
+	hist_prog = prog;
+	return hist_dispatch(commands, argc, argv, 3, usage);
 }
