@@ -13,30 +13,48 @@
 
 #include "changepoint.h"
 
-double cp_qhat(const double *x, int n, int tau)
+/*
+ * The sums of distances for the split at tau: between the sides (b),
+ * within the left (wl) and within the right (wr).
+ */
+static void split_sums(const double *x, int n, int tau, double *b, double *wl, double *wr)
 {
-	double b = 0, wl = 0, wr = 0, e;
-	int m = tau, k = n - tau, i, j;
+	int i, j;
 
-	if (tau <= 0 || tau >= n)
-		return 0;
+	*b = *wl = *wr = 0;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
 			double d = fabs(x[i] - x[j]);
 
 			if (j < tau)
-				wl += d;
+				*wl += d;
 			else if (i >= tau)
-				wr += d;
+				*wr += d;
 			else
-				b += d;
+				*b += d;
 		}
-	e = 2 * b / ((double)m * k);
+}
+
+/* Q of sides of m and k points from their sums (a within-sum of one point is 0). */
+static double q_of(double b, double wl, double wr, int m, int k)
+{
+	double e = 2 * b / ((double)m * k);
+
 	if (m > 1)
 		e -= wl / (m * (m - 1) / 2.0);
 	if (k > 1)
 		e -= wr / (k * (k - 1) / 2.0);
 	return (double)m * k / (m + k) * e;
+}
+
+double cp_qhat(const double *x, int n, int tau)
+{
+	double b, wl, wr;
+
+	if (tau <= 0 || tau >= n)
+		return 0;
+	split_sums(x, n, tau, &b, &wl, &wr);
+	return q_of(b, wl, wr, tau, n - tau);
 }
 
 /*
@@ -56,26 +74,10 @@ static bool best_in(const double *x, int n, int tmin, int tmax, int *tau, double
 		tmax = n - 1;
 	if (tmin > tmax)
 		return false;
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
-			double d = fabs(x[i] - x[j]);
-
-			if (j < tmin)
-				wl += d;
-			else if (i >= tmin)
-				wr += d;
-			else
-				b += d;
-		}
+	split_sums(x, n, tmin, &b, &wl, &wr);
 	for (t = tmin;; t++) {
-		int k = n - t;
-		double e = 2 * b / ((double)t * k), v;
+		double v = q_of(b, wl, wr, t, n - t);
 
-		if (t > 1)
-			e -= wl / (t * (t - 1) / 2.0);
-		if (k > 1)
-			e -= wr / (k * (k - 1) / 2.0);
-		v = (double)t * k / (t + k) * e;
 		if (v > best) {
 			best = v;
 			*tau = t;
