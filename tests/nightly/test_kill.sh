@@ -84,11 +84,30 @@ if ! start_mid; then
 	finish
 fi
 # The orphaned driver is held still (SIGSTOP) while the next start tries:
-# it cannot end before that start, however fast or slow the machine.
+# it cannot end before that start, however fast or slow the machine. It is
+# stopped only after the nightly has died and been reaped: timeout(1) leads
+# a process group of its own, which the nightly's death orphans, and the
+# kernel sends SIGHUP and SIGCONT to an orphaned group that holds a stopped
+# process (POSIX job control). Stopped before that death, the driver got
+# that SIGHUP (timeout passes it on to mmbench) and ended, releasing the
+# lock, whenever the stop landed before the exit: a race, not a lost lock.
+# The lock's holders that must outlive the nightly: its timeout(1) and the
+# mmbench under it (both inherited the lock's descriptor). A case's
+# workers come and go with its iterations: they are stopped too, when
+# there, but not required.
+tmo=$(pgrep -P "$pid" -x timeout)
+mmb=${tmo:+$(pgrep -P "$tmo")}
+{ kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
 drv=$(drivers)
 kill -STOP $drv 2>/dev/null
-{ kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
-# The orphaned driver still holds the lock: a start now must not run.
+# A driver that died with the nightly would be a lost lock: the start
+# below must then find the lock free and fail its check. (A stop lands
+# when the process next runs: wait for it, or for a death.)
+holders_state() { ps -o stat= -p "${tmo:-0},${mmb:-0}" 2>/dev/null | cut -c1 | paste -sd' '; }
+settled() { [[ $(holders_state) != *[!T\ ]* ]]; }
+wait_until 600 settled
+check "SIGKILL: the orphaned driver outlives the nightly, held still (timeout ${tmo:-not found}, mmbench ${mmb:-not found}: $(holders_state))" \
+	test -n "$tmo" -a -n "$mmb" -a "$(holders_state)" = "T T"
 "$NIGHTLY" "$d/n.conf" >"$d/out2" 2>&1
 rc=$?
 if [ "$rc" -eq 75 ]; then
