@@ -13,6 +13,15 @@ skip() { echo "SKIP: $1 - ${2:-}"; }
 # rerun NAME WHY: a part of the test is run again (a guest that died);
 # tests/run counts these after its totals ("(N run again: TEST)").
 rerun() { echo "RERUN: $1 - ${2:-}"; }
+# lab_rerun NAME ERRFILE: a RERUN line when the VM lab (its stderr in
+# ERRFILE) ran the suite again in a fresh guest (tools/vm/lab-run.sh: a
+# guest that went silent or whose QEMU failed), so that tests/run counts it.
+lab_rerun() {
+	local l
+	while IFS= read -r l; do
+		rerun "$1" "${l#*: }"
+	done < <(grep 'running the suite again in a fresh guest' "$2")
+}
 # check NAME CMD...: pass if CMD succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "command failed: $*"; fi; }
 tmpdir() { mktemp -d "${TMPDIR:-/tmp}/mmbench-test.XXXXXX"; }

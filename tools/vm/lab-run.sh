@@ -112,6 +112,7 @@ write_guest_config()
 	VM_FS=$vm_fs
 	VM_HOSTNAME=$host
 	VM_RUN_DIR=/results/run
+	VM_BOOT_ATTEMPT=${attempt:-1}
 	EOF
 }
 
@@ -318,6 +319,83 @@ collect_run()
 	return "$rc"
 }
 
+# mark_retried DIR WORKLOAD CASE NOTE: NOTE is added to the reason of the
+# case's row in DIR/cases.csv (rows rewritten with the guest's mmbench's
+# CSV reader and writer: the columns and the other fields stay as they
+# were; a line break inside a field would become a blank).
+mark_retried()
+{
+	local dir=$1 wl=$2 c=$3 note=$4 cols f row i n iw ic ir tmp
+
+	[ -s "$dir/cases.csv" ] || return 0
+	IFS=, read -r -a cols < <(head -n1 "$dir/cases.csv")
+	n=${#cols[@]}
+	for i in "${!cols[@]}"; do
+		case "${cols[$i]}" in workload) iw=$i ;; case) ic=$i ;; reason) ir=$i ;; esac
+	done
+	[ -n "${iw:-}" ] && [ -n "${ic:-}" ] && [ -n "${ir:-}" ] || return 1
+	mapfile -t f < <("$mmbench_bin" field --lines "$dir/cases.csv" "${cols[@]}")
+	[ $((${#f[@]} % n)) = 0 ] || return 1
+	tmp=$dir/cases.csv.retry
+	head -n1 "$dir/cases.csv" >"$tmp" || return 1
+	for ((i = 0; i < ${#f[@]}; i += n)); do
+		row=("${f[@]:i:n}")
+		[ "${row[iw]}" = "$wl" ] && [ "${row[ic]}" = "$c" ] &&
+			row[ir]="${row[ir]:+${row[ir]}; }$note"
+		csv_row "${row[@]}" >>"$tmp" || return 1
+	done
+	mv "$tmp" "$dir/cases.csv"
+}
+
+# first_guest WD REL LABEL WHY: the record of a guest that died of the
+# emulator's fault (a retry follows) into WD/first-guest: its rows, the
+# case it died in (close_unfinished's cases.csv row), its console and its
+# state. Prints "WORKLOAD [CASE]" when it died in a case.
+first_guest()
+{
+	local wd=$1 rel=$2 label=$3 why=$4 out d
+
+	out=$("$VM_DIR/demux" "$wd/mirror.out" "$wd/home" "${label:-$rel}" first) || return 0
+	d=$(sed -n 's/^dir=//p' <<<"$out")
+	[ -d "$d" ] || return 0
+	cp "$wd/console.log" "$d/vm-console.log" 2>/dev/null
+	[ -s "$wd/hang.txt" ] && cp "$wd/hang.txt" "$d/vm-hang.txt"
+	echo "vm_status,$(cat "$wd/status")" >>"$d/meta.csv"
+	mv "$d" "$wd/first-guest" || return 0
+	close_unfinished "$wd/first-guest" "$wd" "$why"
+}
+
+# After a retry: the first guest's record goes into the run directory
+# (first-guest/), the case it died in says so in cases.csv's reason, and
+# meta.csv names it (vm_retried_case, vm_retry_reason).
+retry_record()
+{
+	local dir=$1 fwd=$2 kase=$3 why=$4 wl c note
+
+	[ -d "$fwd/first-guest" ] && mv "$fwd/first-guest" "$dir/first-guest"
+	note="run again in a fresh guest (boot 2 of 2): the first guest died during this case: $why (its record: first-guest/)"
+	{
+		csv_row vm_retried_case "$kase"
+		csv_row vm_retry_reason "$why"
+	} >>"$dir/meta.csv"
+	echo "vm: $note" >>"$dir/run.log"
+	[ -n "$kase" ] || return 0
+	wl=${kase%% \[*} c=${kase#* \[} c=${c%]}
+	mark_retried "$dir" "$wl" "$c" "$note" ||
+		vm_log "warning: $dir/cases.csv: the retried case's row could not be marked"
+}
+
+# retriable WD: the guest died of what the emulator, not the kernel, does
+# (it went silent: --vm-idle-timeout; QEMU itself failed) after mmbench
+# started. A panic, or the run's own deadline, is the kernel's result.
+retriable()
+{
+	case "$(cat "$1/status" 2>/dev/null)" in
+	idle-timeout|qemu-error) grep -q '^@@MMVM start' "$1/mirror.out" 2>/dev/null ;;
+	*) return 1 ;;
+	esac
+}
+
 # run_one KERNEL LABEL: one guest; sets run_dir (empty when no run
 # directory came back: the kernel could not be fetched or booted) and
 # run_why (why the run failed, empty when it did not).
@@ -331,7 +409,7 @@ run_one()
 	a=$(pick_accel "$kd/vmlinuz")
 	read -r img ent < <(boot_image "$kd")
 	[ -n "$img" ] || return 1
-	local attempt=1 st early why
+	local attempt=1 st early why fwd= fkase= fwhy=
 	while :; do
 		run_why="its initramfs could not be built (see above)"
 		wd=$(mktemp -d "${TMPDIR:-/tmp}/mmbench-vm.XXXXXX") || return 1
@@ -362,10 +440,23 @@ run_one()
 		case "$st" in
 		panic|boot-timeout) grep -q '^@@MMVM start' "$wd/mirror.out" 2>/dev/null || early=1 ;;
 		esac
-		[ -z "$interrupted" ] && [ "$early" = 1 ] && [ "$attempt" -lt 2 ] || break
-		why=$(grep -m1 -o 'Kernel panic - not syncing: .*' "$wd/console.log" 2>/dev/null | cut -c1-120)
-		vm_log "the guest ended ($st) before mmbench started${why:+: $why}; booting it again (attempt 2 of 2)"
-		rm -rf "$wd"
+		[ -z "$interrupted" ] && [ "$attempt" -lt 2 ] || break
+		if [ "$early" = 1 ]; then
+			why=$(grep -m1 -o 'Kernel panic - not syncing: .*' "$wd/console.log" 2>/dev/null | cut -c1-120)
+			vm_log "the guest ended ($st) before mmbench started${why:+: $why}; booting it again (attempt 2 of 2)"
+			rm -rf "$wd"
+		elif retriable "$wd"; then
+			# The emulator's fault (issue: a TCG guest that went
+			# silent, a QEMU crash): the whole suite once more in
+			# a fresh guest, so that one run directory is one boot;
+			# the first guest's record is kept (retry_record).
+			fwhy="$st: $(cat "$wd/failure" 2>/dev/null)"
+			fkase=$(first_guest "$wd" "$rel" "$label" "$fwhy")
+			fwd=$wd
+			vm_log "the guest failed ($fwhy)${fkase:+ during the case $fkase}; running the suite again in a fresh guest (attempt 2 of 2)"
+		else
+			break
+		fi
 		attempt=$((attempt + 1))
 	done
 	vm_boot_attempts=$attempt
@@ -375,10 +466,11 @@ run_one()
 	fi
 	collect_run "$wd" "$rel" "$label"
 	rc=$?
+	[ -n "$fwd" ] && [ -n "$run_dir" ] && retry_record "$run_dir" "$fwd" "$fkase" "$fwhy"
 	if [ "$keep" = 1 ]; then
-		vm_log "work directory kept: $wd"
+		vm_log "work directory kept: $wd${fwd:+ (of the first guest: $fwd)}"
 	else
-		rm -rf "$wd"
+		rm -rf "$wd" ${fwd:+"$fwd"}
 	fi
 	return "$rc"
 }
