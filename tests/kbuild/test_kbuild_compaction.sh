@@ -22,6 +22,7 @@
 {
 set -u
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 K=$TOP/tools/kbuild
 PATCH=$TOP/workloads/patches/6.12-compaction-skips-large-folios.patch
 
@@ -29,16 +30,14 @@ if [ "${MMBENCH_KBUILD_TEST:-0}" != all ]; then
 	skip kbuild_compaction "a cold 6.12 build (tens of minutes on 2 CPUs) beside the 6.1 pair does not fit CI's time: make check-kbuild runs it"
 	exit 4
 fi
-if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
-	skip kbuild_compaction "tools/deps.sh kbuild-test could not install the kernel build packages and linux-source-6.12"
-	exit 0
-fi
+kbuild_deps kbuild_compaction kbuild-test || finish
 home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
 # One pair per version of tools/kbuild (other checkouts share the cache).
 kout=$cache/tests/pair-6.12-compaction-$(sha256sum <"$K" | cut -c1-12)
 find "$cache/tests" -maxdepth 1 -name 'pair-6.12-compaction*' ! -path "$kout" -mtime +2 \
 	-exec rm -rf {} + 2>/dev/null
+kbuild_room kbuild_compaction "$cache" "$kout/patched/bzImage" || finish
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 now() { date +%s; }

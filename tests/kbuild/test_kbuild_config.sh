@@ -7,12 +7,10 @@
 {
 set -u
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 K=$TOP/tools/kbuild
 
-if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
-	skip kbuild_config "tools/deps.sh kbuild-test could not install the kernel build packages and linux-source-6.1"
-	exit 0
-fi
+kbuild_deps kbuild_config kbuild-test || finish
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 start=$(date +%s)

@@ -18,6 +18,7 @@
 {
 set -u
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 K=$TOP/tools/kbuild
 PATCH=$TOP/tests/kbuild/swapops-no-ad.patch
 
@@ -31,10 +32,7 @@ case "${MMBENCH_KBUILD_TEST:-0}" in
 *)	skip kbuild_pair "two kernel builds (12 min cold on 2 CPUs): make check or make check-kbuild, not make check-quick"
 	exit 4 ;;
 esac
-if ! "$TOP/tools/deps.sh" kbuild-test >/dev/null 2>&1; then
-	skip kbuild_pair "tools/deps.sh kbuild-test could not install the kernel build packages and linux-source-6.1"
-	exit 0
-fi
+kbuild_deps kbuild_pair kbuild-test || finish
 home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
 # One pair per version of tools/kbuild: test runs of other checkouts
@@ -42,6 +40,7 @@ cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
 kout=$cache/tests/pair-6.1-$(sha256sum <"$K" | cut -c1-12)
 find "$cache/tests" -maxdepth 1 -name 'pair-6.1*' ! -path "$kout" -mtime +2 \
 	-exec rm -rf {} + 2>/dev/null
+kbuild_room kbuild_pair "$cache" "$kout/patched/bzImage" || finish
 if [ "$MMBENCH_KBUILD_TEST" = prepare ]; then
 	"$K" --tree linux-source-6.1 --patch "$PATCH" --jobs "$(nproc)" --out "$kout"
 	exit

@@ -10,9 +10,10 @@
 {
 set -u
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 K=$TOP/tools/kbuild
 
-"$TOP/tools/deps.sh" kbuild >/dev/null 2>&1 || { skip kbuild_patches "tools/deps.sh kbuild failed: no kernel build packages"; exit 0; }
+kbuild_deps kbuild_patches kbuild || finish
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 export MMBENCH_KBUILD_CACHE=$t/cache
