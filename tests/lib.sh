@@ -35,8 +35,9 @@ san_reports() {
 # The ASan+UBSan build of the driver (make bench/mmbench-san).
 MMBENCH_SAN=${MMBENCH_SAN:-$TOP/bench/mmbench-san}
 [ -x "$MMBENCH_SAN" ] || MMBENCH_SAN=$MMBENCH
-# The value of KEY in a key,value meta.csv
-meta_get() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"; }
+# The value of KEY in a key,value meta.csv (its first row; read with
+# libcsv: a quoted value comes back unquoted, commas and all)
+meta_get() { "$MMBENCH" field --where key="$2" "$1" value 2>/dev/null | head -n 1; }
 # Column N (1-based) of results.csv rows whose metric (col 8) is M: values only
 metric_vals() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
 # metric_units RESULTS_CSV METRIC:UNIT:BETTER...: a PASS per metric whose
@@ -47,7 +48,7 @@ metric_units() {
 	shift
 	for mu in "$@"; do
 		IFS=: read -r m u b <<<"$mu"
-		got=$(awk -F, -v m="$m" 'NR > 1 && $8 == m { print $10 ":" $11; exit }' "$res")
+		got=$("$MMBENCH" field --where metric="$m" "$res" unit better 2>/dev/null | head -n 1 | tr '\t' :)
 		[ "$got" = "$u:$b" ] && pass "metric $m in $u ($b)" ||
 			fail "metric $m" "unit '${got%%:*}' better '${got#*:}'"
 	done
@@ -55,9 +56,10 @@ metric_units() {
 # failed_only_for CASES_CSV WORKLOAD ERE: "yes" when WORKLOAD has failed
 # cases in the cases.csv and every one's row matches ERE (a reason outside
 # the workload's hands, such as the host's), nothing otherwise.
-failed_only_for() {
-	awk -F, -v w="$2" -v re="$3" 'NR > 1 && $5 == w && $7 != "pass" { n++; if ($0 ~ re) m++; else other = 1 }
-		END { if (n && !other && m == n) print "yes" }' "$1" 2>/dev/null
+failed_only_for() {	# by column name (libcsv): a case or reason may hold commas
+	"$MMBENCH" field --where workload="$2" "$1" status case reason 2>/dev/null |
+		awk -F'\t' -v re="$3" '$1 != "pass" { n++; if ($0 ~ re) m++; else other = 1 }
+		END { if (n && !other && m == n) print "yes" }'
 }
 # wait_until MAX_S CMD...: poll CMD (every 0.1 s) until it succeeds. MAX_S
 # only guards against a hang: a check never depends on how long it took.

@@ -35,7 +35,7 @@ lab() {
 	fi
 	return 0
 }
-meta() { awk -F, -v k="$1" '$1 == k { v = substr($0, length(k) + 2) } END { print v }' "$dir/meta.csv"; }
+meta() { "$MMBENCH" field --where key="$1" --last "$dir/meta.csv" value 2>/dev/null; }
 
 # ---- a normal run, through run.sh's front door
 lab "run" 240 "$TOP/run.sh" --vm bookworm --suite "$t/tiny" --out "$t/res"
