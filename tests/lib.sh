@@ -13,6 +13,13 @@ skip() { echo "SKIP: $1 - ${2:-}"; }
 # rerun NAME WHY: a part of the test is run again (a guest that died);
 # tests/run counts these after its totals ("(N run again: TEST)").
 rerun() { echo "RERUN: $1 - ${2:-}"; }
+# need_lab NAME: a SKIP naming NAME, and the test ends, on a machine
+# without the VM lab (tools/vm/lab, qemu-system-x86_64).
+need_lab() {
+	[ -x "$TOP/tools/vm/lab" ] && command -v qemu-system-x86_64 >/dev/null && return 0
+	skip "$1" "no VM lab (tools/vm/lab, qemu-system-x86_64)"
+	finish
+}
 # lab_rerun NAME ERRFILE: a RERUN line when the VM lab (its stderr in
 # ERRFILE) ran the suite again in a fresh guest (tools/vm/lab-run.sh: a
 # guest that went silent or whose QEMU failed), so that tests/run counts it.

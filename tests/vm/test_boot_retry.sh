@@ -7,10 +7,7 @@
 vm=$TOP/tools/vm
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
-if ! [ -x "$vm/lab" ] || ! command -v qemu-system-x86_64 >/dev/null; then
-	skip "boot retry" "no VM lab (tools/vm/lab, qemu-system-x86_64)"
-	finish
-fi
+need_lab "boot retry"
 echo 'pageout -p instances=1 -p size_mb=4 -p duration_s=0.2 -i 1 -w 0' >"$t/suite"
 timeout -k 5 900 "$vm/lab" --vm bookworm --suite "$t/suite" --out "$t/res" \
 	--vm-append rdinit=/no-such-init --vm-boot-timeout 60 >"$t/out" 2>"$t/err"

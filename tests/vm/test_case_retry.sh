@@ -14,10 +14,7 @@
 vm=$TOP/tools/vm
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
-if ! [ -x "$vm/lab" ] || ! command -v qemu-system-x86_64 >/dev/null; then
-	skip "case retry" "no VM lab (tools/vm/lab, qemu-system-x86_64)"
-	finish
-fi
+need_lab "case retry"
 echo 'pageout -p instances=1 -p size_mb=8 -p duration_s=0.2,5 -i 1 -w 0' >"$t/suite"
 timeout -k 5 1000 "$vm/lab" --vm bookworm --suite "$t/suite" --out "$t/res" \
 	--vm-hook-pre "$TOP/tests/vm/silent-second-case" --vm-idle-timeout 45 >"$t/out" 2>"$t/err"
