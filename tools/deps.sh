@@ -17,9 +17,9 @@ test_pkgs="clang libclang-rt-14-dev"
 vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod e2fsprogs xfsprogs debian-archive-keyring"
 # tools/kbuild: what a kernel build needs (libelf for objtool, libssl for
 # the signing tools), patch/git for the series, rsync for the cached trees;
-# its tests build from Debian's linux-source-6.1 and -6.12.
+# its tests build from Debian's linux-source-6.12 (both kernel pairs share one tree).
 kbuild_pkgs="gcc make bc bison flex libelf-dev libssl-dev cpio xz-utils zstd bzip2 rsync patch git"
-kbuild_test_pkgs="linux-source-6.1 linux-source-6.12"
+kbuild_test_pkgs="linux-source-6.12"
 # --profile: perf record/script (Debian's linux-perf; the VM lab carries the
 # host's perf into the guest). Optional: without it a profile is a skip.
 profile_pkgs="linux-perf"

@@ -1,9 +1,10 @@
 # The kernel pair tests (tests/kbuild/test_*, the pairs gated by
 # MMBENCH_KBUILD_TEST): a base and a patched kernel built from Debian's
-# linux-source and booted in the VM lab. `make check` (=1) runs the 6.1
-# pair; `make check-kbuild` (=all) also the 6.12 compaction pair
-# (test_kbuild_compaction.sh), whose cold build would put a fresh
-# machine's `make check` past CI's time. `make check` runs them last
+# linux-source-6.12 and booted in the VM lab: the A/D-bits pair
+# (test_kbuild_pair.sh) and the compaction pair
+# (test_kbuild_compaction_pair.sh) share one tree and its base objects, so
+# a fresh machine compiles one kernel and two incremental patched sides.
+# `make check` and `make check-kbuild` run both. `make check` runs them last
 # (tests/run's late list), after tests/prepare built the pairs in the
 # background of the light tests; `make check-kbuild` runs the kbuild tests
 # alone. Timing: the first, cold build of the 6.1 pair took 12 min of the

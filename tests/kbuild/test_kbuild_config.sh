@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lab configuration on a real tree (Debian's linux-source-6.1): the
+# The lab configuration on a real tree (Debian's linux-source-6.12): the
 # fragment tools/kbuild.config merged with tinyconfig ends up in .config
 # line for line, without modules; an option that cannot be set (one whose
 # dependency is off, one the tree does not have) fails the run, named.
@@ -15,7 +15,7 @@ t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 start=$(date +%s)
 
-out=$("$K" --tree linux-source-6.1 --config-only 2>&1)
+out=$("$K" --tree linux-source-6.12 --config-only 2>&1)
 rc=$?
 cfg=$(sed -n 's/^base config: *//p' <<<"$out")
 if [ $rc -eq 0 ] && [ -f "$cfg" ]; then
@@ -46,7 +46,7 @@ fi
 # NFS_FS depends on INET, which tinyconfig leaves off (no networking):
 # olddefconfig drops it silently. The second option does not exist at all.
 printf 'CONFIG_NFS_FS=y\nCONFIG_MMBENCH_NO_SUCH_OPTION=y\n' >"$t/extra.config"
-out=$("$K" --tree linux-source-6.1 --config-fragment "$t/extra.config" --config-only 2>&1)
+out=$("$K" --tree linux-source-6.12 --config-fragment "$t/extra.config" --config-only 2>&1)
 rc=$?
 if [ $rc -eq 1 ]; then pass config_unsettable_exit1; else fail config_unsettable_exit1 "exit $rc, want 1"; fi
 if grep -q 'CONFIG_NFS_FS=y (ended as not set; .*depends on .*INET' <<<"$out"; then

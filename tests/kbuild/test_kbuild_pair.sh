@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real kernel pair, end to end: Debian's linux-source-6.1 as the base and
+# A real kernel pair, end to end: Debian's linux-source-6.12 as the base and
 # the same tree with tests/kbuild/swapops-no-ad.patch (migration entries
 # never keep the young/dirty bits: the series of EXPERIMENTS.md section 2
 # switched off) as the patched side. Checks the images and manifests, that
@@ -37,12 +37,12 @@ home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
 # One pair per version of tools/kbuild: test runs of other checkouts
 # (sharing the cache) must not rebuild this one under a running guest.
-kout=$cache/tests/pair-6.1-$(sha256sum <"$K" | cut -c1-12)
-find "$cache/tests" -maxdepth 1 -name 'pair-6.1*' ! -path "$kout" -mtime +2 \
+kout=$cache/tests/pair-6.12-ad-$(sha256sum <"$K" | cut -c1-12)
+find "$cache/tests" -maxdepth 1 -name 'pair-6.12-ad*' ! -path "$kout" -mtime +2 \
 	-exec rm -rf {} + 2>/dev/null
 kbuild_room kbuild_pair "$cache" "$kout/patched/bzImage" || finish
 if [ "$MMBENCH_KBUILD_TEST" = prepare ]; then
-	"$K" --tree linux-source-6.1 --patch "$PATCH" --jobs "$(nproc)" --out "$kout"
+	"$K" --tree linux-source-6.12 --patch "$PATCH" --jobs "$(nproc)" --out "$kout"
 	exit
 fi
 t=$(tmpdir)
@@ -52,7 +52,7 @@ mget() { meta_get "$1" "$2"; }
 
 # ---------------------------------------------------------------- build
 start=$(now)
-"$K" --tree linux-source-6.1 --patch "$PATCH" --jobs "$(nproc)" --out "$kout" >"$t/build.out" 2>&1
+"$K" --tree linux-source-6.12 --patch "$PATCH" --jobs "$(nproc)" --out "$kout" >"$t/build.out" 2>&1
 rc=$?
 build_s=$(($(now) - start))
 sed -n 's/^kbuild: \(.*\(done in\|build,\|up to date\).*\)/# \1/p' "$t/build.out"
@@ -76,8 +76,8 @@ bz_release()
 for side in base patched; do
 	rel=$(bz_release "$kout/$side/bzImage")
 	case "$rel" in
-	6.1.*-mmb-$side) pass "kbuild_${side}_is_a_6.1_bzimage" ;;
-	*) fail "kbuild_${side}_is_a_6.1_bzimage" "release '$rel' in $kout/$side/bzImage" ;;
+	6.12.*-mmb-$side) pass "kbuild_${side}_is_a_6.12_bzimage" ;;
+	*) fail "kbuild_${side}_is_a_6.12_bzimage" "release '$rel' in $kout/$side/bzImage" ;;
 	esac
 	m=$kout/$side/manifest.csv
 	if [ "$(mget "$m" kbuild_image_sha256)" = "$(sha256sum <"$kout/$side/bzImage" | cut -d' ' -f1)" ] &&
@@ -85,8 +85,8 @@ for side in base patched; do
 		[ "$(mget "$m" kbuild_compiler)" = "$(gcc --version | head -n1)" ] &&
 		[[ $(mget "$m" kbuild_build_s) =~ ^[0-9]+(\.[0-9]+)?$ ]] &&
 		[ "$(mget "$m" kbuild_tree_kind)" = tarball ] &&
-		[[ $(mget "$m" kbuild_tree_package) == "linux-source-6.1 "* ]] &&
-		[[ $(mget "$m" kbuild_kernel_version) == 6.1.* ]]; then
+		[[ $(mget "$m" kbuild_tree_package) == "linux-source-6.12 "* ]] &&
+		[[ $(mget "$m" kbuild_kernel_version) == 6.12.* ]]; then
 		pass "kbuild_${side}_manifest"
 	else
 		fail "kbuild_${side}_manifest" "$(tr '\n' '|' <"$m")"
@@ -119,7 +119,7 @@ fi
 
 # ---------------------------------------------------------------- reuse
 start=$(now)
-"$K" --tree linux-source-6.1 --patch "$PATCH" --out "$kout" >"$t/again.out" 2>&1
+"$K" --tree linux-source-6.12 --patch "$PATCH" --out "$kout" >"$t/again.out" 2>&1
 rc=$?
 again_s=$(($(now) - start))
 echo "# timing: kbuild again ${again_s}s"
@@ -151,7 +151,7 @@ cat >"$t/suite" <<'EOF'
 migrate_ad -p size_mb=64 -i 3 -w 0
 EOF
 start=$(now)
-"$TOP/tools/kbuild-pair" --vm-build linux-source-6.1 --patch "$PATCH" --kbuild-out "$kout" \
+"$TOP/tools/kbuild-pair" --vm-build linux-source-6.12 --patch "$PATCH" --kbuild-out "$kout" \
 	--suite "$t/suite" --out "$t/results" >"$t/pair.out" 2>&1
 rc=$?
 echo "# timing: kbuild-pair (reused build, two guests, comparison) $(($(now) - start))s"
