@@ -26,16 +26,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "exitcodes.h"	/* enum mm_status: the exit codes (MM_PASS, ...) */
 #include "log.h"
 #include "results.h"
-
-/* Exit codes shared by the driver, workloads and tests (kselftest style). */
-enum mm_status {
-	MM_PASS = 0,
-	MM_FAIL = 1,
-	MM_USAGE = 2,
-	MM_SKIP = 4,
-};
 
 /* ---------------------------------------------------------------- params */
 
