@@ -69,60 +69,6 @@ static bool enum_has(const char *choices, const char *s)
 }
 
 /*
- * Numbers are decimal only, written as a person writes them: an optional
- * '-', digits, and for a double an optional fraction and exponent. No
- * leading zero means octal, no 0x, no spaces, no inf/nan: strtoll's base
- * 0 would read 010 as 8 and strtod would take 0x1p3 and " 5".
- */
-static bool decimal_int(const char *s)
-{
-	if (*s == '-')
-		s++;
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-bool mm_decimal_real(const char *s)
-{
-	bool digits = false;
-
-	if (*s == '-')
-		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
-		digits = true;
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++)
-			digits = true;
-	if (!digits)
-		return false;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '-' || *s == '+')
-			s++;
-		if (*s < '0' || *s > '9')
-			return false;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	return *s == '\0';
-}
-
-int mm_parse_decimal(const char *s, long long *out)
-{
-	char *end;
-
-	if (!decimal_int(s))
-		return -EINVAL;
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return errno ? -errno : 0;
-}
-
-/*
  * The label rule, one for every tool: 1 to MM_LABEL_MAX characters, each
  * a letter, a digit, '.', '_', '-' or '+'; it starts with a letter or a
  * digit and holds no "..". So a label is inert as a path component, a

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "bigmem.h"
+#include "numbers.h"	/* mm_decimal_real: the decimal rule of every number */
 
 #define RS_MAX_SIDES 16
 
@@ -199,12 +200,6 @@ static inline void rs_vals_run(const struct rs_vals *v, size_t i, size_t *from, 
 	*from = i ? v->run_start[i - 1] : 0;
 	*to = i < v->nrun_start ? v->run_start[i] : v->n;
 }
-/*
- * The decimal rule of every number in a result file (and of the tools'
- * numeric options): [-+]digits[.digits][e[-+]digits] or [-+].digits...;
- * no blanks, no hexadecimal, no inf or nan.
- */
-bool rs_is_decimal(const char *p);
 /* The side name a run's notes belong to (its label when it has no rows). */
 const char *rs_run_side_name(const struct rs_set *s, const struct rs_run *r,
 			     const struct rs_case_note *n);

@@ -47,42 +47,12 @@ static int parse_int(struct csvt *t, int col, const char *what, long *out)
 	return 0;
 }
 
-/*
- * [-+]digits[.digits][e[-+]digits] or [-+].digits...: what the core's %.12g
- * writes. strtod() alone would also take leading blanks, hex (0x10,
- * 0x1p3), inf and nan.
- */
-bool rs_is_decimal(const char *p)
-{
-	bool digits = false;
-
-	if (*p == '-' || *p == '+')
-		p++;
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits = true;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits = true;
-	if (!digits)
-		return false;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '-' || *p == '+')
-			p++;
-		if (!(*p >= '0' && *p <= '9'))
-			return false;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	return *p == '\0';
-}
-
 static int parse_value(struct csvt *t, int col, const char *what, double *out)
 {
 	const char *p = fld(t, col);
 	char *end, b[64];
 
-	if (!rs_is_decimal(p))
+	if (!mm_decimal_real(p))
 		return ct_err(t, "%s '%s' is not a decimal number", what,
 			      ct_show(t, col, b, sizeof(b)));
 	*out = strtod(p, &end);
