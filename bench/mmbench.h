@@ -144,7 +144,7 @@ struct mm_ctx {
 	void *priv;		/* the workload's state from prepare() */
 };
 
-enum mm_better { MM_LOWER, MM_HIGHER, MM_INFO };
+/* enum mm_better (which way a metric improves): results.h */
 
 /*
  * A workload's metric table (struct workload .metrics). It names the

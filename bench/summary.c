@@ -115,11 +115,12 @@ static void results_row(struct mm_csv_in *in, void *arg)
 {
 	struct reader *r = arg;
 	const char *v8 = F(value), *better = F(better);
+	enum mm_better b;
 	struct row_acc *a;
 	char key[2400];
 	double v;
 
-	if (strcmp(better, "lower") && strcmp(better, "higher") && strcmp(better, "info")) {
+	if (mm_better_parse(better, &b)) {
 		mm_csv_bad(in, "better '%.40s' is not " MM_BETTER_WORDS, better);
 		return;
 	}
@@ -137,7 +138,7 @@ static void results_row(struct mm_csv_in *in, void *arg)
 		r->bad++;
 		return;
 	}
-	if (strcmp(better, "info") == 0)
+	if (b == MM_INFO)
 		return;
 	snprintf(key, sizeof(key), "%s\t%s\t%s", F(wl), F(kase), F(metric));
 	a = find_acc(r, key);
