@@ -3,7 +3,8 @@
 # meta.csv, the rules of numbers, names and directions) is linked by the
 # driver and by every tool that reads or writes result files: it uses only
 # libc and libcsv.
-MMRES_SRCS := bench/results/results.c bench/results/csvio.c bench/results/numbers.c
+MMRES_SRCS := bench/results/results.c bench/results/csvio.c bench/results/numbers.c \
+	bench/results/label.c
 MMRES_OBJS := $(MMRES_SRCS:.c=.o)
 MMRES_LIBS := -lcsv
 # The result-set reader (mmbench summary, mmcompare, mmplot, mmtrend):
