@@ -153,7 +153,7 @@ static void results_row(struct mm_csv_in *in, void *arg)
  * The minimum detectable change, in % of the mean: the smallest difference
  * a comparison of this run's iterations with another run like it (same N,
  * same spread) finds with 80% power at p < 0.05, the project's one MDC
- * (bench/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N). A
+ * (bench/results/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N). A
  * comparison of runs judges times by the spread between runs, which one
  * run cannot show (tools/mmcompare/README.md). "exact" when no iteration
  * differs (N >= 3: any change shows).
