@@ -1,6 +1,6 @@
 # Harness overhead benchmark (make bench-overhead).
 tools/bench/overhead: tools/bench/overhead.c $(filter-out bench/main.o,$(MMBENCH_OBJS))
-	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(MMBENCH_LIBS)
+	$(CC) $(CFLAGS) -Ibench -Ibench/results -o $@ $^ $(MMBENCH_LIBS)
 CLEAN_FILES += tools/bench/overhead
 BENCH_TARGETS += bench-overhead
 

@@ -69,10 +69,10 @@ static void usage(FILE *f)
 		"exit: 0 ok, 2 usage or bad input, 3 regression (--fail-on-regression)\n");
 }
 
-/* A decimal number (the result files' rule: rs_is_decimal()) in (0, 1). */
+/* A decimal number (the result files' rule: mm_decimal_real()) in (0, 1). */
 static int parse_alpha(const char *s, double *alpha)
 {
-	*alpha = rs_is_decimal(s) ? strtod(s, NULL) : NAN;
+	*alpha = mm_decimal_real(s) ? strtod(s, NULL) : NAN;
 	if (!(*alpha > 0 && *alpha < 1)) {
 		fprintf(stderr, "mmcompare: --alpha '%s': want a decimal number between 0 and 1 "
 			"(such as 0.05)\n", s);
@@ -254,7 +254,7 @@ static const char *row_note(const struct cmp *cmp, const struct cmp_row *r)
 	bool ev = r->line->evidence;
 	int i;
 
-	if (r->line->better == RS_INFO)
+	if (r->line->better == MM_INFO)
 		return "info: not judged";
 	if (any_verdict(cmp, r, CMP_TOO_FEW))
 		return "n<3: no significance claimed";
@@ -1051,7 +1051,7 @@ static void csv_range(const void *arg, size_t from, size_t to, FILE *f)
 			csvo_str(&o, r->line->metric);
 			csvo_str(&o, r->line->name);
 			csvo_str(&o, r->line->unit);
-			csvo_str(&o, rs_better_str(r->line->better));
+			csvo_str(&o, mm_better_str(r->line->better));
 			csvo_int(&o, i);
 			csvo_str(&o, cmp->set->sides[i].name);
 			csv_cell(&o, cmp, r, i);
@@ -1200,7 +1200,7 @@ static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE
 		md_str(f, r->line->name);
 		fprintf(f, " | %s | ", cmp_mean_name(r));
 		md_str(f, r->line->unit);
-		fprintf(f, " | %s |", rs_better_str(r->line->better));
+		fprintf(f, " | %s |", mm_better_str(r->line->better));
 		for (i = 0; i < cmp->nsides; i++) {
 			md_side_cell(f, &r->cell[i]);
 			if (i)

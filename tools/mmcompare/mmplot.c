@@ -128,8 +128,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'l': o->prefix = optarg; break;
 		case 'g': o->gnuplot = optarg; break;
 		case 'a':
-			/* decimal only, the result files' rule (rs_is_decimal) */
-			o->alpha = rs_is_decimal(optarg) ? strtod(optarg, NULL) : NAN;
+			/* decimal only, the result files' rule (mm_decimal_real) */
+			o->alpha = mm_decimal_real(optarg) ? strtod(optarg, NULL) : NAN;
 			if (!(o->alpha > 0 && o->alpha < 1)) {
 				fprintf(stderr, "mmplot: --alpha '%s': want a decimal number between "
 					"0 and 1 (such as 0.05)\n", optarg);
@@ -319,8 +319,8 @@ static bool row_drawn(struct plotter *pl, const struct cmp_row *r, bool count)
 static void metric_title(const struct rs_line *l, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s (%s%s%s)", l->metric, l->unit, *l->unit ? ", " : "",
-		 l->better == RS_LOWER ? "lower is better" :
-		 l->better == RS_HIGHER ? "higher is better" : "info");
+		 l->better == MM_LOWER ? "lower is better" :
+		 l->better == MM_HIGHER ? "higher is better" : "info");
 }
 
 /* ------------------------------------------------------------ bars */
@@ -533,7 +533,7 @@ static size_t scale_rows(const struct plotter *pl, const struct rs_workload *w,
 	for (k = w->first; k < w->first + w->count; k++) {
 		const struct cmp_row *row = &pl->cmp->rows[k];
 
-		if ((judged && row->line->better == RS_INFO) || !row_plottable(pl, row))
+		if ((judged && row->line->better == MM_INFO) || !row_plottable(pl, row))
 			continue;
 		r = case_without(row->line->kase, key);
 		if (r && !strcmp(r, rest) && case_num(row->line->kase, key, &xr[n].x))
@@ -615,7 +615,7 @@ static bool has_judged(const struct plotter *pl, const struct rs_workload *w)
 	size_t k;
 
 	for (k = w->first; k < w->first + w->count; k++)
-		if (pl->cmp->rows[k].line->better != RS_INFO)
+		if (pl->cmp->rows[k].line->better != MM_INFO)
 			return true;
 	return false;
 }
@@ -834,7 +834,7 @@ static double pct_shown(const struct cmp_row *r, const struct cmp_cell *c)
 
 	if (c->pct_ok)
 		v = c->pct;
-	else if (r->line->better == RS_LOWER)
+	else if (r->line->better == MM_LOWER)
 		v = c->diff < 0 ? PCT_CLIP : -PCT_CLIP;
 	else
 		v = c->diff > 0 ? PCT_CLIP : -PCT_CLIP;
@@ -856,7 +856,7 @@ static void change_data(struct plotter *pl, struct pct_row *pr, size_t n)
 			o += snprintf(label + o, sizeof(label) - o, " [evidence]");
 		if (c->exact && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [exact]");
-		if (pr[k].r->line->better == RS_INFO && o < sizeof(label))
+		if (pr[k].r->line->better == MM_INFO && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [info: raw change]");
 		if (!c->pct_ok && c->overflow && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [change overflowed: %+.4g %s]",

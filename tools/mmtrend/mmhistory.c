@@ -3,7 +3,7 @@
  * mmhistory: every CSV read and write of the nightly job (tools/nightly),
  * through libcsv: history.csv, the regressions ledger, meta.csv additions,
  * run lookups by host, and the digest of an mmcompare --csv comparison.
- * Schema and crash-safety rules: history.h, bench/csvio.h.
+ * Schema and crash-safety rules: history.h, bench/results/csvio.h.
  *
  * Exit: 0 ok, 1 a check failed, 2 usage or bad input, 3 (digest) a judged
  * line is significantly worse, or missing from NEW.
