@@ -11,7 +11,7 @@ MMRS_SRCS := $(wildcard bench/resultset*.c) bench/bigmem.c
 MMRS_OBJS := $(MMRS_SRCS:.c=.o)
 MMRS_LIBS := -lcsv -lm -pthread
 MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
-CORE_SRCS := $(filter-out bench/test_%.c $(MMRS_SRCS),$(wildcard bench/*.c))
+CORE_SRCS := $(filter-out bench/test_%.c $(MMRS_SRCS),$(wildcard bench/*.c bench/cmd/*.c))
 WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
 MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lgsl -lgslcblas -lpthread -lm
