@@ -28,7 +28,7 @@ bench/mmbench: $(MMBENCH_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMBENCH_LIBS)
 
 # The same program built with ASan+UBSan, used by the tests.
-bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h)
+bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h bench/cmd/*.h)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"' \
 		-o $@ $(CORE_SRCS) $(WL_SRCS) $(MMBENCH_LIBS)
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mmbench's commands: one file per command in bench/cmd/, one row per
- * command in main.c's table. A handler gets the command's words (argv[0]
- * is the command's name) and returns the exit status.
+ * command in table.c's table. A handler gets the command's words (argv[0]
+ * is the command's name) and returns the exit status. Declared here:
+ * the handlers and table.c's functions.
  */
 #ifndef MMBENCH_CMD_H
 #define MMBENCH_CMD_H
@@ -15,7 +16,9 @@ mm_cmd_fn cmd_list, cmd_info, cmd_run, cmd_suite, cmd_sysinfo, cmd_restore,
 	cmd_summary, cmd_precision, cmd_check_label, cmd_field, cmd_options,
 	cmd_help;
 
-/* main.c: the usage text (the commands' table, the run options'). */
+/* table.c: the command named by argv[1] runs; else the usage, exit 2. */
+int mm_cmd_dispatch(int argc, char **argv);
+/* table.c: the usage text (the commands' table, the run options'). */
 void mm_usage(FILE *f);
 /*
  * Standard output flushed and closed at the end of a command that prints
