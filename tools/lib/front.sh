@@ -197,12 +197,14 @@ front_precision=	# --precision P (runs are added to reach it too)
 front_max_iter=		# --max-iterations N
 front_max_time=		# --max-time SEC
 
-# front_accepts OPTION: this front door takes OPTION (--name).
+# front_accepts OPTION: this front door takes OPTION (--name); --max-runs
+# comes with --runs.
 front_accepts()
 {
 	local n=${1#--}
 
 	[[ " $front_run_opts " == *" $1 "* ]] ||
+		{ [ "$1" = --max-runs ] && [[ " $front_run_opts " == *" --runs "* ]]; } ||
 		{ [ -n "${front_mm_family[$n]:-}" ] && [ "${front_mm_family[$n]}" != - ] &&
 			[[ " $front_run_opts " == *" --${front_mm_family[$n]} "* ]]; }
 }
