@@ -276,7 +276,7 @@ front_run_opt()
 {
 	local o=${1%%=*} v= n=1 name
 
-	[[ $1 == --dry-run=* ]] && usage_die "--dry-run takes no value"
+	[[ $1 == --dry-run=* ]] && front_accepts --dry-run && usage_die "--dry-run takes no value"
 	[[ $o == --* ]] && front_accepts "$o" || return 1
 	name=${o#--}
 	if [[ $1 == *=* ]]; then
