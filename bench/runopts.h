@@ -14,6 +14,7 @@
 
 #include "core.h"
 #include "driver.h"
+#include "params.h"
 
 #define MAX_META 64
 
