@@ -49,76 +49,79 @@ struct run_opt {
 	int col;		/* the help's first column when not 23 */
 	const char *help;	/* its lines, '\n' between them */
 	ro_set_fn *set;		/* check the value, keep it; 0 or -1 */
+	int (*keep)(const char *arg);	/* set_service: the service's own */
+	size_t at;		/* set_string: where in struct run_opts */
 };
 
 static ro_set_fn set_param, set_iterations, set_warmups, set_precision,
-	set_max_iter, set_max_time, set_out, set_root, set_label, set_timeout,
-	set_probe, set_profile, set_profile_freq, set_profile_cap,
-	set_profile_kallsyms, set_set, set_meta, set_mirror, set_dry_run,
-	set_verbose, set_help;
+	set_max_iter, set_max_time, set_string, set_label, set_timeout,
+	set_probe, set_service, set_set, set_meta, set_dry_run, set_verbose,
+	set_help;
+
+#define AT(field) offsetof(struct run_opts, field)
 
 /* The usage lists the listed rows in this order. */
 static const struct run_opt run_opts[] = {
 	{ "param", 'p', RO_VALUE, "key=value[,value...]", "param", 0, 0, "-",
 	  RO_LINE | RO_UNLISTED, NULL, 0,
-	  "a workload parameter; a list runs one case per value", set_param },
+	  "a workload parameter; a list runs one case per value", set_param, NULL, 0 },
 	{ "iterations", 'i', RO_VALUE, "N", "count", 1, 100000, "5",
 	  RO_LINE | RO_FRONT, NULL, 0,
-	  "measured iterations per case (default 5)", set_iterations },
+	  "measured iterations per case (default 5)", set_iterations, NULL, 0 },
 	{ "precision", 0, RO_VALUE, "P", "percent", 0, 100, "-", RO_FRONT, NULL, 0,
 	  "add iterations after -i (the minimum) until the\n"
 	  "95% half-width of every judged timed evidence\n"
-	  "metric is at most P% of its mean (0 < P <= 100)", set_precision },
+	  "metric is at most P% of its mean (0 < P <= 100)", set_precision, NULL, 0 },
 	{ "max-iterations", 0, RO_VALUE, "N", "count", 1, 100000, "50", RO_FRONT,
-	  "precision", 0, "... or N iterations (default 50)", set_max_iter },
+	  "precision", 0, "... or N iterations (default 50)", set_max_iter, NULL, 0 },
 	{ "max-time", 0, RO_VALUE, "SEC", "count", 1, 86400 * 7,
 	  "half of --timeout", RO_FRONT, "precision", 0,
 	  "... or no iteration added past SEC of measured\n"
-	  "iterations (default: half of --timeout)", set_max_time },
+	  "iterations (default: half of --timeout)", set_max_time, NULL, 0 },
 	{ "warmups", 'w', RO_VALUE, "N", "count", 0, 100000, "1",
 	  RO_LINE | RO_FRONT, NULL, 0,
 	  "warm-up iterations per case, reported in\n"
-	  "warmup.csv, never in results.csv (default 1)", set_warmups },
+	  "warmup.csv, never in results.csv (default 1)", set_warmups, NULL, 0 },
 	{ "out", 'o', RO_VALUE, "DIR", "path", 0, 0, "ROOT/LABEL/YYYYmmdd-HHMMSS-HOST",
 	  0, NULL, 0, "the run directory (default\n"
-	  "ROOT/LABEL/YYYYmmdd-HHMMSS-HOST)", set_out },
+	  "ROOT/LABEL/YYYYmmdd-HHMMSS-HOST)", set_string, NULL, AT(out) },
 	{ "root", 0, RO_VALUE, "DIR", "path", 0, 0, "./results", 0, NULL, 0,
-	  "results root (default ./results)", set_root },
+	  "results root (default ./results)", set_string, NULL, AT(root) },
 	{ "label", 0, RO_VALUE, "LABEL", "label", 0, 0, "the kernel release", 0,
 	  NULL, 0, "run label (default: kernel release): 1-100 of\n"
-	  "A-Z a-z 0-9 . _ - +, no '..', starts alnum", set_label },
+	  "A-Z a-z 0-9 . _ - +, no '..', starts alnum", set_label, NULL, 0 },
 	{ "timeout", 0, RO_VALUE, "SEC", "count", 1, 86400 * 7, "900", RO_FRONT,
-	  NULL, 0, "per-case time limit (default 900)", set_timeout },
+	  NULL, 0, "per-case time limit (default 900)", set_timeout, NULL, 0 },
 	{ "probe", 0, RO_VALUE, "F[,F]", "functions", 0, 0, "-", RO_FRONT, NULL, 0,
 	  "count calls of kernel functions in the\n"
-	  "measured phase (tracefs kprobes; root)", set_probe },
+	  "measured phase (tracefs kprobes; root)", set_probe, NULL, 0 },
 	{ "profile", 0, RO_OPTIONAL, "[=callgraph]", "mode", 0, 0, "-", RO_FRONT,
 	  NULL, 0, "system-wide perf samples of the measured\n"
 	  "phase: per iteration, each symbol's share\n"
-	  "(profile.csv) and the raw data (profile/)", set_profile },
+	  "(profile.csv) and the raw data (profile/)", set_service, mm_profile_set, 0 },
 	{ "profile-freq", 0, RO_VALUE, "HZ", "hz", 0, 0, "499", RO_FRONT, "profile",
-	  26, "sampling frequency (default 499)", set_profile_freq },
+	  26, "sampling frequency (default 499)", set_service, mm_profile_set_freq, 0 },
 	{ "profile-cap", 0, RO_VALUE, "SIZE", "size", 0, 0, "64M", RO_FRONT,
 	  "profile", 0, "raw data kept per case, bytes or K/M/G\n"
-	  "(default 64M)", set_profile_cap },
+	  "(default 64M)", set_service, mm_profile_set_cap, 0 },
 	{ "profile-kallsyms", 0, RO_VALUE, "FILE", "path", 0, 0, "/proc/kallsyms",
 	  0, NULL, 0, "kernel symbols (System.map) instead\n"
-	  "of /proc/kallsyms", set_profile_kallsyms },
+	  "of /proc/kallsyms", set_service, mm_profile_set_kallsyms, 0 },
 	{ "set", 0, RO_VALUE, "PATH=VAL", "knob", 0, 0, "-", 0, NULL, 0,
 	  "set a sysfs/procfs knob for every case; the\n"
-	  "original is journalled and restored", set_set },
+	  "original is journalled and restored", set_set, NULL, 0 },
 	{ "meta", 0, RO_VALUE, "KEY=VAL", "fact", 0, 0, "-", 0, NULL, 0,
-	  "add or override a fact in meta.csv", set_meta },
+	  "add or override a fact in meta.csv", set_meta, NULL, 0 },
 	{ "mirror", 0, RO_VALUE, "PATH", "path", 0, 0, "-", 0, NULL, 0,
 	  "copy every output line to PATH as\n"
-	  "'@@MM FILE LINE' (VM lab serial port)", set_mirror },
+	  "'@@MM FILE LINE' (VM lab serial port)", set_string, NULL, AT(mirror) },
 	{ "dry-run", 0, RO_FLAG, "", "flag", 0, 0, "-", 0, NULL, 0,
 	  "print the cases as CSV (workload,case,\n"
-	  "iterations,warmups) and exit; nothing runs", set_dry_run },
+	  "iterations,warmups) and exit; nothing runs", set_dry_run, NULL, 0 },
 	{ "verbose", 'v', RO_FLAG, "", "flag", 0, 0, "-", 0, NULL, 0,
-	  "log restored settings", set_verbose },
+	  "log restored settings", set_verbose, NULL, 0 },
 	{ "help", 'h', RO_FLAG, "", "flag", 0, 0, "-", RO_UNLISTED, NULL, 0,
-	  "print this usage and exit", set_help },
+	  "print this usage and exit", set_help, NULL, 0 },
 };
 
 #define N_RUN_OPTS (sizeof(run_opts) / sizeof(run_opts[0]))
@@ -300,25 +303,11 @@ static int set_timeout(const struct ro_ctx *x, const struct run_opt *r,
 	return 0;
 }
 
-static int set_out(const struct ro_ctx *x, const struct run_opt *r, const char *arg)
-{
-	(void)r;
-	x->ro->out = arg;
-	return 0;
-}
-
-static int set_root(const struct ro_ctx *x, const struct run_opt *r, const char *arg)
-{
-	(void)r;
-	x->ro->root = arg;
-	return 0;
-}
-
-static int set_mirror(const struct ro_ctx *x, const struct run_opt *r,
+/* -o, --root, --mirror: kept as given (setup_run uses them). */
+static int set_string(const struct ro_ctx *x, const struct run_opt *r,
 		      const char *arg)
 {
-	(void)r;
-	x->ro->mirror = arg;
+	*(const char **)((char *)x->ro + r->at) = arg;
 	return 0;
 }
 
@@ -348,32 +337,23 @@ static int set_probe(const struct ro_ctx *x, const struct run_opt *r,
 	return 0;
 }
 
-static int set_profile(const struct ro_ctx *x, const struct run_opt *r,
+/* --profile*: the profiler checks and keeps its own settings. */
+static int set_service(const struct ro_ctx *x, const struct run_opt *r,
 		       const char *arg)
 {
-	(void)x, (void)r;
-	return mm_profile_set(arg);
+	(void)x;
+	return r->keep(arg);
 }
 
-static int set_profile_freq(const struct ro_ctx *x, const struct run_opt *r,
-			    const char *arg)
+/* One more --set or --meta into LIST (N of them so far). */
+static int keep_in(char **list, int *n, const char *opt, const char *arg)
 {
-	(void)x, (void)r;
-	return mm_profile_set_freq(arg);
-}
-
-static int set_profile_cap(const struct ro_ctx *x, const struct run_opt *r,
-			   const char *arg)
-{
-	(void)x, (void)r;
-	return mm_profile_set_cap(arg);
-}
-
-static int set_profile_kallsyms(const struct ro_ctx *x, const struct run_opt *r,
-				const char *arg)
-{
-	(void)x, (void)r;
-	return mm_profile_set_kallsyms(arg);
+	if (*n == MAX_META) {
+		fprintf(stderr, "mmbench: %s: more than %d\n", opt, MAX_META);
+		return -1;
+	}
+	list[(*n)++] = (char *)arg;
+	return 0;
 }
 
 static int set_set(const struct ro_ctx *x, const struct run_opt *r, const char *arg)
@@ -381,30 +361,18 @@ static int set_set(const struct ro_ctx *x, const struct run_opt *r, const char *
 	struct run_opts *ro = x->ro;
 
 	(void)r;
-	if (check_set(arg) < 0)
+	if (check_set(arg) < 0 || keep_in(ro->sets, &ro->o.nsets, "--set", arg) < 0)
 		return -1;
-	if (ro->o.nsets == MAX_META) {
-		fprintf(stderr, "mmbench: --set: more than %d\n", MAX_META);
-		return -1;
-	}
-	ro->sets[ro->o.nsets++] = (char *)arg;
 	ro->o.sets = ro->sets;
 	return 0;
 }
 
 static int set_meta(const struct ro_ctx *x, const struct run_opt *r, const char *arg)
 {
-	struct run_opts *ro = x->ro;
-
 	(void)r;
 	if (check_meta(arg) < 0)
 		return -1;
-	if (ro->nmeta == MAX_META) {
-		fprintf(stderr, "mmbench: --meta: more than %d\n", MAX_META);
-		return -1;
-	}
-	ro->meta[ro->nmeta++] = (char *)arg;
-	return 0;
+	return keep_in(x->ro->meta, &x->ro->nmeta, "--meta", arg);
 }
 
 static int set_dry_run(const struct ro_ctx *x, const struct run_opt *r,
