@@ -101,8 +101,6 @@ extern const char *mm_stop_role;
 int mm_sysinfo_write(const char *path, int argc, char **argv,
 		     char **extra, int nextra);
 int mm_topology_xml(const char *path);
-/* Print "name: reason" if a need is not met; returns true if all met. */
-bool mm_needs_met(unsigned int needs, char *why, size_t len);
 
 /* ---- summary.c */
 

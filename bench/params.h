@@ -46,5 +46,7 @@ int mm_registry_check(char *err, size_t len);
 /* needs.c: every MM_NEED_* bit; "root,numa2" ("-" for none). */
 unsigned int mm_needs_known(void);
 void mm_needs_words(unsigned int mask, char *buf, size_t len);
+/* Print "name: reason" if a need is not met; returns true if all met. */
+bool mm_needs_met(unsigned int needs, char *why, size_t len);
 
 #endif /* MMBENCH_PARAMS_H */
