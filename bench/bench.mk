@@ -13,7 +13,7 @@ MMRS_SRCS := $(wildcard bench/results/resultset*.c) bench/results/bigmem.c
 MMRS_OBJS := $(MMRS_SRCS:.c=.o)
 MMRS_LIBS := -lcsv -lm -pthread
 MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
-CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c)) $(MMRES_SRCS)
+CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c bench/cmd/*.c)) $(MMRES_SRCS)
 WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
 MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lgsl -lgslcblas -lpthread -lm
@@ -31,7 +31,7 @@ bench/mmbench: $(MMBENCH_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMBENCH_LIBS)
 
 # The same program built with ASan+UBSan, used by the tests.
-bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h bench/results/*.h)
+bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h bench/results/*.h bench/cmd/*.h)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -Ibench/results -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"' \
 		-o $@ $(CORE_SRCS) $(WL_SRCS) $(MMBENCH_LIBS)
 

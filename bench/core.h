@@ -32,16 +32,7 @@ struct mm_plist {
 	int ncases;
 };
 
-int mm_nparams(const struct workload *wl);
-const char *mm_param_default(const struct mm_param *p, char *buf, size_t len);
-int mm_param_check(const struct workload *wl, const struct mm_param *p,
-		   const char *s, char *out, size_t outlen, char *err,
-		   size_t errlen);
-void mm_plist_init(struct mm_plist *pl, const struct workload *wl);
-void mm_plist_free(struct mm_plist *pl);
-int mm_plist_set(struct mm_plist *pl, const char *kv, char *err, size_t errlen);
-int mm_plist_expand(struct mm_plist *pl, char *err, size_t errlen);
-void mm_plist_case(const struct mm_plist *pl, int k, struct mm_case *c);
+/* Its functions: params.h. */
 
 /* ---- output (csvout.c) */
 
@@ -110,8 +101,6 @@ extern const char *mm_stop_role;
 int mm_sysinfo_write(const char *path, int argc, char **argv,
 		     char **extra, int nextra);
 int mm_topology_xml(const char *path);
-/* Print "name: reason" if a need is not met; returns true if all met. */
-bool mm_needs_met(unsigned int needs, char *why, size_t len);
 
 /* ---- summary.c */
 

@@ -10,6 +10,7 @@
 
 #include "core.h"
 #include "params.h"
+#include "params.h"
 
 /* Each check: true if met, else false with the reason in why. */
 static bool need_root(char *why, size_t len)

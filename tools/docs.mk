@@ -1,6 +1,8 @@
 # Generated documentation: `make docs` rewrites workloads/PARAMETERS.md
-# from `bench/mmbench info` (tools/gen-docs). The file is committed;
-# tests/core/test_docs.sh fails when it differs from what mmbench prints.
+# from `bench/mmbench info` (tools/gen-docs) and bench/run-options.tsv
+# from `bench/mmbench options` (the run options' table, which the shell
+# front doors read before mmbench is built). The files are committed;
+# tests/core/test_docs.sh fails when they differ from what mmbench prints.
 # Written to a temporary name first, so a failed run leaves the page alone.
 .PHONY: docs
 docs: bench/mmbench
@@ -8,3 +10,7 @@ docs: bench/mmbench
 		{ rm -f workloads/PARAMETERS.md.tmp; exit 1; }
 	@mv workloads/PARAMETERS.md.tmp workloads/PARAMETERS.md
 	@echo "docs: workloads/PARAMETERS.md written"
+	@bench/mmbench options >bench/run-options.tsv.tmp || \
+		{ rm -f bench/run-options.tsv.tmp; exit 1; }
+	@mv bench/run-options.tsv.tmp bench/run-options.tsv
+	@echo "docs: bench/run-options.tsv written"

@@ -2,6 +2,7 @@
 # The documentation stays true to the code and to the repository:
 # - workloads/PARAMETERS.md is what tools/gen-docs makes from the current
 #   bench/mmbench (run `make docs` after changing a workload's tables);
+# - bench/run-options.tsv is what `mmbench options` prints (make docs);
 # - README.md, the front page, is at most 250 lines;
 # - no file outside tests/ names ../shared (a clone does not have it);
 # - every relative link in a committed *.md file names an existing file.
@@ -39,6 +40,16 @@ else
 	else
 		fail "docs: $page differs from mmbench info" "run 'make docs'; diff: $(head -n 20 "$t/diff")"
 	fi
+fi
+
+# 1b. The run options' table as the front doors read it (tools/lib/front.sh).
+if [ -x "$MMBENCH" ] && "$MMBENCH" options >"$t/options.tsv" 2>"$t/options.err"; then
+	cmp -s "$t/options.tsv" bench/run-options.tsv &&
+		pass "docs: bench/run-options.tsv is what mmbench options prints" ||
+		fail "docs: bench/run-options.tsv differs from mmbench options" \
+			"run 'make docs'; $(diff "$t/options.tsv" bench/run-options.tsv | head -n 10)"
+else
+	fail "docs: mmbench options" "$(cat "$t/options.err" 2>/dev/null)"
 fi
 
 # 2. The front page stays a front page.

@@ -8,10 +8,11 @@
 #     options' reference (front_run_help) where it says @run-options@
 #   - the suite rule: front_suite (one precedence, below)
 #   - the build step: front_build
-#   - the run options (--suite --label --iterations --warmups --out
-#     --timeout --probe --profile[=MODE] --profile-freq --profile-cap
-#     --runs --max-runs --precision --max-iterations --max-time
-#     --dry-run): parsed by front_run_opt, checked by front_run_checks
+#   - the run options: the front door's own (--suite --label --out --runs
+#     --max-runs --dry-run) and mmbench's that it passes on (the rows of
+#     bench/run-options.tsv marked front: --iterations --warmups --timeout
+#     --probe --profile ...): parsed by front_run_opt, checked by
+#     front_run_checks
 #
 # Set before sourcing: front_prog, the name messages start with (default:
 # the script's file name). Exit codes follow mmbench: 0 pass, 1 fail,
@@ -142,31 +143,77 @@ front_build()
 
 # ---------------------------------------------------------------- run options
 
+# mmbench's run options, as data: bench/run-options.tsv is what `mmbench
+# options` prints (bench/runopts.c's table; make docs writes the file, and
+# tests/core/test_docs.sh checks it), read here without building mmbench
+# (--help and --dry-run build nothing). A row with front = yes is a run
+# option every front door accepts and passes on to mmbench: its type
+# (count: MIN..MAX, percent) is checked here, its help is the front door's.
+# Nothing of the file is ever run: its fields are only compared and
+# printed.
+front_mm_names=()	# the front = yes rows, in the table's order
+declare -A front_mm_key=() front_mm_arg=() front_mm_type=() front_mm_min=() \
+	front_mm_max=() front_mm_family=() front_mm_help=()
+front_read_options()
+{
+	local f name
+
+	[ -r "$FRONT_TOP/bench/run-options.tsv" ] ||
+		die "$FRONT_TOP/bench/run-options.tsv is missing (make docs writes it)"
+	while IFS=$'\t' read -r -a f; do
+		[ ${#f[@]} -ge 11 ] && [ "${f[0]}" != name ] && [ "${f[8]}" = yes ] || continue
+		# name short arg type min max default scope front family help...
+		name=${f[0]}
+		front_mm_names+=("$name")
+		front_mm_key[$name]=${f[1]} front_mm_arg[$name]=${f[2]} front_mm_type[$name]=${f[3]}
+		front_mm_min[$name]=${f[4]} front_mm_max[$name]=${f[5]} front_mm_family[$name]=${f[9]}
+		front_mm_help[$name]=$(printf '%s\n' "${f[@]:10}")
+	done <"$FRONT_TOP/bench/run-options.tsv"
+}
+front_read_options
+
 # The run options a front door accepts: all of them unless it sets
 # front_run_opts (a blank-separated list) before parsing; show_help and
-# front_run_help list only those.
-front_run_opts=${front_run_opts:-"--suite --label --iterations --warmups --out --timeout --probe --profile --runs --precision --dry-run"}
+# front_run_help list only those. An mmbench option whose family is
+# another (--max-time: --precision) comes with that one.
+front_run_opts=${front_run_opts:-"--suite --label --out $(for o in "${front_mm_names[@]}"; do
+	[ "${front_mm_family[$o]}" != - ] || printf -- '--%s ' "$o"; done)--runs --dry-run"}
 
 # What front_run_opt parsed:
 front_suite_arg=quick	# --suite as given (front_run_checks resolves it)
 front_labels=()		# every --label, in order
 front_out=		# --out as given (front_run_checks makes it absolute)
-front_timeout=900	# --timeout, the per-case limit in seconds
-front_profile=0		# 1 with --profile
 front_dry_run=0		# 1 with --dry-run
 front_runs=1		# --runs N: invocations (lab: boots) per side
 front_max_runs=		# --max-runs N (with --precision and --runs)
-front_precision=	# --precision P, passed to mmbench too
-front_max_iter=		# --max-iterations N, passed to mmbench
-front_max_time=		# --max-time SEC, passed to mmbench
+declare -A front_opt=()	# mmbench's options given: NAME -> value (as given)
 front_mm_args=()	# the options for mmbench run|suite (-i N, -w N, ...)
 front_run_args=()	# the same as front-door options, to pass to another
 			# front door (--iterations N, ...)
+# The mmbench options the front doors' own rules use (from front_opt):
+front_timeout=900	# --timeout, the per-case limit in seconds
+front_profile=0		# 1 with --profile
+front_precision=	# --precision P (runs are added to reach it too)
+front_max_iter=		# --max-iterations N
+front_max_time=		# --max-time SEC
 
-# front_run_help: the run options' reference, as --help shows it.
+# front_accepts OPTION: this front door takes OPTION (--name); --max-runs
+# comes with --runs.
+front_accepts()
+{
+	local n=${1#--}
+
+	[[ " $front_run_opts " == *" $1 "* ]] ||
+		{ [ "$1" = --max-runs ] && [[ " $front_run_opts " == *" --runs "* ]]; } ||
+		{ [ -n "${front_mm_family[$n]:-}" ] && [ "${front_mm_family[$n]}" != - ] &&
+			[[ " $front_run_opts " == *" --${front_mm_family[$n]} "* ]]; }
+}
+
+# front_run_help: the run options' reference, as --help shows it: the
+# front door's own, and mmbench's with their help from the table.
 front_run_help()
 {
-	local o
+	local o n
 
 	for o in $front_run_opts; do
 		case "$o" in
@@ -181,29 +228,13 @@ EOT
                       digits and . _ + -, at most 100 (mmbench check-label)
 EOT
 		;;
-		--iterations) echo "  --iterations N      measured iterations per case, overriding the suite" ;;
-		--warmups) echo "  --warmups N         warm-up iterations per case, overriding the suite" ;;
 		--out) echo "  --out ROOT          results root (default: results/ of this mmbench tree)" ;;
-		--timeout) echo "  --timeout SEC       per-case time limit (default 900)" ;;
-		--probe) echo "  --probe F[,F]       count kernel function calls in measured phases" ;;
-		--profile) cat <<'EOT'
-  --profile[=callgraph]  perf samples of the measured phases: profile.csv,
-                      raw data in profile/ (--profile-freq HZ, --profile-cap SIZE)
-EOT
-		;;
 		--runs) cat <<'EOT'
   --runs N            each side N times (1 to 100), each a new mmbench process
                       (in the VM lab a new boot) and run directory under one
-                      label; a lab pair interleaves them: A1 B1 A2 B2 ...
-EOT
-		;;
-		--precision) cat <<'EOT'
-  --precision P       add iterations until every judged timed evidence
-                      metric's 95% half-width is at most P% of its mean, or
-                      --max-iterations N (default 50) / --max-time SEC
-                      (default half of --timeout); with --runs, add runs
-                      until the runs' means reach it, or --max-runs N
-                      (default 3 x --runs)
+                      label; a lab pair interleaves them: A1 B1 A2 B2 ...;
+                      with --precision P, runs are added until the runs'
+                      means reach it, or --max-runs N (default 3 x --runs)
 EOT
 		;;
 		--dry-run) cat <<'EOT'
@@ -212,8 +243,29 @@ EOT
                       build, boot and run nothing
 EOT
 		;;
+		*) for n in "${front_mm_names[@]}"; do
+			[ "$o" = "--$n" ] || [ "$o" = "--${front_mm_family[$n]}" ] || continue
+			front_mm_help_of "$n"
+		done ;;
 		esac
 	done
+}
+
+# front_mm_help_of NAME: mmbench's option NAME as the front door's help
+# lists it (the help's lines from the table, at the front door's column).
+front_mm_help_of()
+{
+	local s=--$1 a=${front_mm_arg[$1]} l first=1
+
+	case "$a" in -) ;; '['*) s+=$a ;; *) s+=" $a" ;; esac
+	while IFS= read -r l; do
+		if [ $first = 1 ]; then
+			[ ${#s} -le 18 ] && printf '  %-19s %s\n' "$s" "$l" || printf '  %s  %s\n' "$s" "$l"
+			first=0
+		else
+			printf '%22s%s\n' '' "$l"
+		fi
+	done <<<"${front_mm_help[$1]}"
 }
 
 # front_run_opt ARGS...: when $1 is a run option this front door accepts
@@ -222,66 +274,70 @@ EOT
 # error (exit 2).
 front_run_opt()
 {
-	local o=$1 v= n=2
+	local o=${1%%=*} v= n=1 name
 
-	case "$o" in
-	--profile|--profile=*) o=--profile n=1 ;;
-	--dry-run) n=1 ;;
-	--dry-run=*) usage_die "--dry-run takes no value" ;;
-	--*=*) o=${1%%=*} v=${1#*=} n=1 ;;
-	esac
-	[[ " $front_run_opts " == *" $o "* ]] ||
-		{ [[ $o == --profile-freq || $o == --profile-cap ]] &&
-			[[ " $front_run_opts " == *" --profile "* ]]; } ||
-		{ [[ $o == --max-iterations || $o == --max-time ]] &&
-			[[ " $front_run_opts " == *" --precision "* ]]; } ||
-		{ [[ $o == --max-runs ]] && [[ " $front_run_opts " == *" --runs "* ]]; } ||
-		return 1
-	if [ "$n" = 2 ] && [ "$o" != --profile ] && [ "$o" != --dry-run ]; then
+	[[ $1 == --dry-run=* ]] && front_accepts --dry-run && usage_die "--dry-run takes no value"
+	[[ $o == --* ]] && front_accepts "$o" || return 1
+	name=${o#--}
+	if [[ $1 == *=* ]]; then
+		v=${1#*=}
+	elif [ "$o" != --dry-run ] && [ "${front_mm_arg[$name]:-}" != - ] &&
+		[[ ${front_mm_arg[$name]:-} != '['* ]]; then
 		need $# "$1"
-		v=$2
+		v=$2 n=2
 	fi
 	front_shift=$n
 	case "$o" in
 	--suite) front_suite_arg=$v ;;
 	--label) front_labels+=("$v") ;;
 	--out) front_out=$v ;;
-	--iterations)
-		[[ $v =~ ^[1-9][0-9]{0,8}$ ]] || usage_die "--iterations: '$v' is not a positive integer"
-		front_mm_args+=(-i "$v") front_run_args+=("$o" "$v") ;;
-	--warmups)
-		[[ $v =~ ^(0|[1-9][0-9]{0,8})$ ]] || usage_die "--warmups: '$v' is not a whole number"
-		front_mm_args+=(-w "$v") front_run_args+=("$o" "$v") ;;
-	--timeout)
-		[[ $v =~ ^[1-9][0-9]{0,8}$ ]] || usage_die "--timeout: '$v' is not a positive integer"
-		front_timeout=$v
-		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
-	--probe|--profile-freq|--profile-cap)
-		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
 	--runs|--max-runs)
 		front_count_ok "$v" 100 || usage_die "$o: '$v' is not a number from 1 to 100"
 		if [ "$o" = --runs ]; then front_runs=$v; else front_max_runs=$v; fi
 		front_run_args+=("$o" "$v") ;;
-	--precision)
-		# mmbench's decimal rule ([-]digits[.digits][e[+-]digits]), above
-		# 0 and at most 100
-		[[ $v =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
-			awk -v p="$v" 'BEGIN { exit !(p > 0 && p <= 100) }' ||
-			usage_die "--precision: '$v' is not a percentage above 0 and at most 100"
-		front_precision=$v
-		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
-	--max-iterations)
-		front_count_ok "$v" 100000 || usage_die "$o: '$v' is not a number from 1 to 100000"
-		front_max_iter=$v
-		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
-	--max-time)
-		front_count_ok "$v" 604800 || usage_die "$o: '$v' is not a number of seconds from 1 to 604800"
-		front_max_time=$v
-		front_mm_args+=("$o" "$v") front_run_args+=("$o" "$v") ;;
-	--profile) front_profile=1 front_mm_args+=("$1") front_run_args+=("$1") ;;
 	--dry-run) front_dry_run=1 ;;
+	*) front_mm_opt "$name" "$v" "$1" ;;
 	esac
 	return 0
+}
+
+# front_mm_opt NAME VALUE WORD: mmbench's option NAME, its value checked
+# by its type (mmbench's rule and message), kept for mmbench (its short
+# form when it has one) and for another front door.
+front_mm_opt()
+{
+	local n=$1 v=$2 min=${front_mm_min[$1]} max=${front_mm_max[$1]}
+
+	case "${front_mm_type[$n]}" in
+	count) front_in_range "$v" "$min" "$max" ||
+		usage_die "--$n: '$v' is not a number in [$min, $max]" ;;
+	percent)
+		# mmbench's decimal rule ([-]digits[.digits][e[+-]digits]),
+		# above MIN and at most MAX
+		[[ $v =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+			awk -v p="$v" -v lo="$min" -v hi="$max" 'BEGIN { exit !(p > lo && p <= hi) }' ||
+			usage_die "--$n: '$v' is not a percentage above $min and at most $max" ;;
+	esac
+	front_opt[$n]=$v
+	if [[ ${front_mm_arg[$n]} == '['* ]]; then
+		front_mm_args+=("$3") front_run_args+=("$3")
+	elif [ "${front_mm_key[$n]}" != - ]; then
+		front_mm_args+=("-${front_mm_key[$n]}" "$v") front_run_args+=("--$n" "$v")
+	else
+		front_mm_args+=("--$n" "$v") front_run_args+=("--$n" "$v")
+	fi
+	front_timeout=${front_opt[timeout]:-900} front_precision=${front_opt[precision]:-}
+	front_max_iter=${front_opt[max-iterations]:-} front_max_time=${front_opt[max-time]:-}
+	[ -z "${front_opt[profile]+set}" ] || front_profile=1
+}
+
+# front_in_range V MIN MAX: V is a whole number (mmbench's rule: digits,
+# perhaps a '-', leading zeros allowed) from MIN to MAX.
+front_in_range()
+{
+	[[ $1 =~ ^(-?)0*([0-9]+)$ ]] && [ ${#BASH_REMATCH[2]} -le 15 ] &&
+		[ "${BASH_REMATCH[1]}${BASH_REMATCH[2]}" -ge "$2" ] &&
+		[ "${BASH_REMATCH[1]}${BASH_REMATCH[2]}" -le "$3" ]
 }
 
 # front_count_ok V MAX: V is a decimal number from 1 to MAX (no sign, no

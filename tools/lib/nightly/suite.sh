@@ -214,14 +214,24 @@ run_once() {
 	night_st[$b]=$r_status night_why[$b]=$r_reason
 }
 
+# night_run_opts: the config's run options (iterations, warmups and
+# case_timeout, mmbench's --timeout) as mmbench's arguments
+# (front_mm_args) and the lab's (front_run_args), through the run
+# options' table (tools/lib/front.sh): checked by mmbench's rules.
+night_run_opts() {
+	local k o
+	front_mm_args=() front_run_args=()
+	for k in iterations warmups case_timeout; do
+		o=${k#case_}
+		[ -z "${cfg[$k]}" ] || front_mm_opt "$o" "${cfg[$k]}" "--$o=${cfg[$k]}"
+	done
+}
+
 # run_host SUITE DIR LIMIT META...: the suite on this host into DIR.
 run_host() {
 	local suite=$1 dir=$2 lim=$3 m args
 	shift 3
-	args=(suite "$suite" --label "$label")
-	[ -n "${cfg[iterations]}" ] && args+=(-i "${cfg[iterations]}")
-	[ -n "${cfg[warmups]}" ] && args+=(-w "${cfg[warmups]}")
-	[ -n "${cfg[case_timeout]}" ] && args+=(--timeout "${cfg[case_timeout]}")
+	args=(suite "$suite" --label "$label" "${front_mm_args[@]}")
 	for m in "$@"; do
 		args+=(--meta "$m")
 	done
@@ -242,9 +252,7 @@ run_vm() {
 	shift 2
 	args=(--vm "${cfg[vm]}" --suite "$suite" --out "$root")
 	[ -n "$label" ] && args+=(--label "$label")
-	[ -n "${cfg[iterations]}" ] && args+=(--iterations "${cfg[iterations]}")
-	[ -n "${cfg[warmups]}" ] && args+=(--warmups "${cfg[warmups]}")
-	[ -n "${cfg[case_timeout]}" ] && args+=(--timeout "${cfg[case_timeout]}")
+	args+=("${front_run_args[@]}")
 	read -r -a extra <<<"${cfg[vm_args]}"
 	# On a LAVA device pool: the same options, the same "results: DIR" and
 	# "NAME: FAILED: ..." lines; an Incomplete or Canceled job is a failed
