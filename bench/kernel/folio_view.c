@@ -11,15 +11,12 @@
 
 int fv_open(struct folio_view *v)
 {
-	int e;
+	int e = fv_open_pagemap(v);
 
-	v->pg = (size_t)sysconf(_SC_PAGESIZE);
-	v->pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	v->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (v->pm_fd >= 0 && v->kpf_fd >= 0)
-		return 0;
-	e = -errno;
-	fv_close(v);
+	if (e == 0)
+		e = fv_open_flags(v);
+	if (e < 0)
+		fv_close(v);
 	return e;
 }
 
@@ -29,6 +26,12 @@ int fv_open_pagemap(struct folio_view *v)
 	v->kpf_fd = -1;
 	v->pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	return v->pm_fd >= 0 ? 0 : -errno;
+}
+
+int fv_open_flags(struct folio_view *v)
+{
+	v->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	return v->kpf_fd >= 0 ? 0 : -errno;
 }
 
 void fv_close(struct folio_view *v)

@@ -17,7 +17,9 @@
 #define KPF_BUDDY 10
 #define KPF_HEAD 15
 #define KPF_TAIL 16
+#define KPF_UNEVICTABLE 18
 #define KPF_THP 22
+#define KPF_MLOCKED 33
 
 /* What became of a folio (fv_shape). */
 enum fv_shape { FV_UNTOUCHED, FV_MOVED, FV_SPLIT, FV_GONE, FV_GREW, FV_NSHAPES };
@@ -32,6 +34,8 @@ int fv_open(struct folio_view *v);
 void fv_close(struct folio_view *v);
 /* Open pagemap only (PFNs, no flags: kpf_fd -1); -errno. */
 int fv_open_pagemap(struct folio_view *v);
+/* Then kpageflags (kpf_fd); -errno, the pagemap stays open. */
+int fv_open_flags(struct folio_view *v);
 /* pread() of len bytes in full; 0 or -errno (-EIO at the end of the file). */
 int fv_pread(int fd, void *buf, size_t len, off_t off);
 /* The PFN of each of the n pages at addr (0: not present). 0 or -errno. */
