@@ -210,7 +210,7 @@ struct workload {
 	 * with the reason via mm_skip(), or MM_FAIL for invalid parameters
 	 * (message printed). Runs in the child before prepare(). Optional.
 	 */
-	int (*probe)(struct mm_ctx *ctx);
+	int (*precheck)(struct mm_ctx *ctx);
 	int (*prepare)(struct mm_ctx *ctx);	/* optional; sets ctx->priv */
 	int (*run)(struct mm_ctx *ctx);		/* one iteration */
 	void (*cleanup)(struct mm_ctx *ctx);	/* optional */

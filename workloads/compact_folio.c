@@ -100,7 +100,7 @@ static int set_knob(struct mm_ctx *ctx, const char *path, const char *v)
 	return MM_PASS;
 }
 
-/* ---------------------------------------------------------------- probe */
+/* ---------------------------------------------------------------- precheck */
 
 static size_t mthp_kb(int order)
 {
@@ -122,7 +122,7 @@ static const char *xfs_dir(struct mm_ctx *ctx)
 	return p->dir[0] ? p->dir : ctx->scratch_dir;
 }
 
-static int probe_source(struct mm_ctx *ctx, int *src)
+static int precheck_source(struct mm_ctx *ctx, int *src)
 {
 	const struct cf_params *p = ctx->params;
 	struct statfs sf;
@@ -153,7 +153,7 @@ static void compact_path(const struct cf_params *p, char *buf, size_t len)
 		snprintf(buf, len, "%s", COMPACT_ALL);
 }
 
-static int cf_probe(struct mm_ctx *ctx)
+static int cf_precheck(struct mm_ctx *ctx)
 {
 	const struct cf_params *p = ctx->params;
 	char path[128], why[300], tfs[256];
@@ -171,7 +171,7 @@ static int cf_probe(struct mm_ctx *ctx)
 		return mm_skip(ctx, "trigger=storm: no THP in this kernel");
 	if (access("/proc/kpageflags", R_OK) < 0)
 		return mm_skip(ctx, "no /proc/kpageflags (CONFIG_PROC_PAGE_MONITOR)");
-	ret = probe_source(ctx, &src);
+	ret = precheck_source(ctx, &src);
 	if (ret != MM_PASS)
 		return ret;
 	if (mm_tracefs(tfs, sizeof(tfs), why, sizeof(why)) < 0)
@@ -190,7 +190,7 @@ static int cf_probe(struct mm_ctx *ctx)
 		return mm_fail(ctx, "no fragmentation possible in the memory given: the folios%s and the filler need %lld MiB, node %lld has %lld MiB free (at most 80%% usable)",
 			       src == SRC_XFS ? " (file and page cache)" : "", need >> 20,
 			       p->node, free_b >> 20);
-	return mig_balancing_probe(ctx, p->numa_balancing);
+	return mig_balancing_precheck(ctx, p->numa_balancing);
 }
 
 /* ---------------------------------------------------------------- prepare */
@@ -329,7 +329,7 @@ static int cf_prepare(struct mm_ctx *ctx)
 	s->pb = (size_t)1 << s->pbo;
 	s->fol_len = s->file_len = (size_t)p->size_mb << 20;
 	s->fill_len = (size_t)(p->filler_mb == MM_UNSET_INT ? 8 * p->size_mb : p->filler_mb) << 20;
-	ret = probe_source(ctx, &s->src);
+	ret = precheck_source(ctx, &s->src);
 	if (ret != MM_PASS)
 		return ret;
 	mm_note(ctx, "compact_folio_source", "[%s]: %s", mm_case_string(ctx->c),
@@ -694,7 +694,7 @@ const struct workload wl_compact_folio = {
 	.params_size = sizeof(struct cf_params),
 	.metrics = metrics,
 	.needs = MM_NEED_ROOT | MM_NEED_TRACEFS,
-	.probe = cf_probe,
+	.precheck = cf_precheck,
 	.prepare = cf_prepare,
 	.run = cf_run,
 	.cleanup = cf_cleanup,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compact_folio's own header, shared by its files: compact_folio.c (the
- * tables, probe, prepare, trigger, classification and the run) and
+ * tables, precheck, prepare, trigger, classification and the run) and
  * compact_folio_build.c (each iteration's folios, filler and
  * fragmentation). No other file includes it.
  */

@@ -130,7 +130,7 @@ static const struct mm_metric metrics[] = {
 	MM_METRIC_END,
 };
 
-/* ---------------------------------------------------------------- probe */
+/* ---------------------------------------------------------------- precheck */
 
 /* Chunk j is mlocked when the running share crosses an integer: an even
  * spread of pct percent of the chunks (Bresenham). */
@@ -149,7 +149,7 @@ static size_t region_locked_bytes(size_t len, size_t pg, int pct)
 	return n;
 }
 
-static int probe_compact(struct mm_ctx *ctx)
+static int precheck_compact(struct mm_ctx *ctx)
 {
 	if (!mm_is_root())
 		return mm_skip(ctx, "trigger=compact writes %s and reads PFNs from /proc/self/pagemap: needs root",
@@ -163,10 +163,10 @@ static int probe_compact(struct mm_ctx *ctx)
 }
 
 /* move_pages: both nodes must hold every region, a tenth spare. */
-static int probe_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
+static int precheck_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
 {
 	const struct mix_params *p = ctx->params;
-	int from, to, ret = mig_numa2_probe(ctx, p->from, p->to, &from, &to);
+	int from, to, ret = mig_numa2_precheck(ctx, p->from, p->to, &from, &to);
 
 	if (ret != MM_PASS)
 		return ret;
@@ -183,7 +183,7 @@ static int probe_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
 }
 
 /* mlock needs RLIMIT_MEMLOCK (or CAP_IPC_LOCK); each locked run is a VMA. */
-static int probe_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pct)
+static int precheck_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pct)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), chunk = CHUNK_PAGES * pg;
 	size_t locked = region_locked_bytes(len, pg, pct);
@@ -205,7 +205,7 @@ static int probe_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pc
 	return MM_PASS;
 }
 
-static int mix_probe(struct mm_ctx *ctx)
+static int mix_precheck(struct mm_ctx *ctx)
 {
 	const struct mix_params *p = ctx->params;
 	long long threads = p->threads;
@@ -215,9 +215,9 @@ static int mix_probe(struct mm_ctx *ctx)
 	int ret;
 
 	if (p->trigger == MIX_COMPACT)
-		ret = probe_compact(ctx);
+		ret = precheck_compact(ctx);
 	else
-		ret = probe_nodes(ctx, total_mb);
+		ret = precheck_nodes(ctx, total_mb);
 	if (ret != MM_PASS)
 		return ret;
 	if (avail_kb > 0 && total_mb > (unsigned long long)avail_kb / 2048)
@@ -228,10 +228,10 @@ static int mix_probe(struct mm_ctx *ctx)
 	    total_mb * (1 + FILLER_PAGES) > (unsigned long long)avail_kb / 2048)
 		return mm_fail(ctx, "trigger=compact: threads x size_mb x %d = %llu MiB (the regions and the filler they are built between) is more than half of MemAvailable (%lld MiB)",
 			       1 + FILLER_PAGES, total_mb * (1 + FILLER_PAGES), avail_kb >> 10);
-	ret = probe_mlock(ctx, threads, len, (int)p->mlock_pct);
+	ret = precheck_mlock(ctx, threads, len, (int)p->mlock_pct);
 	if (ret != MM_PASS)
 		return ret;
-	return mig_balancing_probe(ctx, p->numa_balancing);
+	return mig_balancing_precheck(ctx, p->numa_balancing);
 }
 
 /* ---------------------------------------------------------------- state */
@@ -547,7 +547,7 @@ static int mix_prepare(struct mm_ctx *ctx)
 	s->n = (int)p->threads;
 	s->pct = (int)p->mlock_pct;
 	s->compact = p->trigger == MIX_COMPACT;
-	/* unset: no node with memory (from), or one node (to; the probe has
+	/* unset: no node with memory (from), or one node (to; the precheck has
 	 * refused move_pages there): node 0, as before */
 	s->from = p->from == MM_UNSET_INT ? 0 : (int)p->from;
 	s->to = s->compact || p->to == MM_UNSET_INT ? s->from : (int)p->to;
@@ -836,7 +836,7 @@ const struct workload wl_mlock_mix = {
 	.metrics = metrics,
 	.needs = MM_NEED_NUMA2,
 	.needs_except = "trigger=compact runs on one node",
-	.probe = mix_probe,
+	.precheck = mix_precheck,
 	.prepare = mix_prepare,
 	.run = mix_run,
 	.cleanup = mix_cleanup,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mlock_mix's own header, shared by its files: mlock_mix.c (the tables,
- * probe, prepare, the rounds and the run) and mlock_mix_check.c (the mlock
+ * precheck, prepare, the rounds and the run) and mlock_mix_check.c (the mlock
  * state check and the rows). No other file includes it.
  */
 #ifndef MLOCK_MIX_H

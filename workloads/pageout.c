@@ -157,7 +157,7 @@ static const char *data_dir(struct mm_ctx *ctx)
 }
 
 /* Refuse, before any work, what cannot run safely here. */
-static int pageout_probe(struct mm_ctx *ctx)
+static int pageout_precheck(struct mm_ctx *ctx)
 {
 	const struct pageout_params *pp = ctx->params;
 	char word[16];
@@ -528,7 +528,7 @@ const struct workload wl_pageout = {
 	.params_size = sizeof(struct pageout_params),
 	.metrics = metrics,
 	.needs = 0,
-	.probe = pageout_probe,
+	.precheck = pageout_precheck,
 	.prepare = pageout_prepare,
 	.run = pageout_run,
 	.cleanup = pageout_cleanup,

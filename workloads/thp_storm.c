@@ -119,9 +119,9 @@ static const struct mm_metric metrics[] = {
 	MM_METRIC_END,
 };
 
-/* ---------------------------------------------------------------- probe */
+/* ---------------------------------------------------------------- precheck */
 
-static int probe_mthp(struct mm_ctx *ctx, const struct plan *pl)
+static int precheck_mthp(struct mm_ctx *ctx, const struct plan *pl)
 {
 	char path[256];
 
@@ -143,7 +143,7 @@ static int probe_mthp(struct mm_ctx *ctx, const struct plan *pl)
 }
 
 /* Refuse, before anything is mapped or written, what cannot run here. */
-static int thp_probe(struct mm_ctx *ctx)
+static int thp_precheck(struct mm_ctx *ctx)
 {
 	struct plan pl;
 	struct statvfs sv;
@@ -172,7 +172,7 @@ static int thp_probe(struct mm_ctx *ctx)
 				       d, (unsigned long long)sv.f_bavail * sv.f_frsize >> 20,
 				       pl.file >> 20);
 	}
-	return probe_mthp(ctx, &pl);
+	return precheck_mthp(ctx, &pl);
 }
 
 /* ---------------------------------------------------------------- prepare */
@@ -615,7 +615,7 @@ const struct workload wl_thp_storm = {
 	.params_size = sizeof(struct storm_params),
 	.metrics = metrics,
 	.needs = MM_NEED_THP,
-	.probe = thp_probe,
+	.precheck = thp_precheck,
 	.prepare = thp_prepare,
 	.run = thp_run,
 	.cleanup = thp_cleanup,
