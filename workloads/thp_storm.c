@@ -19,6 +19,11 @@
  * the holes with page cache by reading a file, then release T pinned
  * threads at once; each faults its share of fresh PMD-aligned regions,
  * timing the one-byte first touch, and classifies the result by mincore().
+ *
+ * Files: this one (the tables, prepare, the storm, the run),
+ * thp_storm_setup.c (sizes, fragmentation), thp_storm_guard.c (the host
+ * guard: how a storm the host disturbed is found and run again) and
+ * thp_storm_emit.c (the rows), over thp_storm.h.
  */
 #include <errno.h>
 #include <fcntl.h>
