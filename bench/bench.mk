@@ -13,16 +13,17 @@ MMRS_SRCS := $(wildcard bench/results/resultset*.c) bench/results/bigmem.c
 MMRS_OBJS := $(MMRS_SRCS:.c=.o)
 MMRS_LIBS := -lcsv -lm -pthread
 MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
-CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c bench/cmd/*.c)) $(MMRES_SRCS)
+CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c bench/cmd/*.c bench/kernel/*.c)) $(MMRES_SRCS)
 WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
 MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lgsl -lgslcblas -lpthread -lm
 
-# The version string changes with every commit: only main.o/sysinfo.o see it.
-bench/sysinfo.o: CFLAGS += -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"'
+# The version string changes with every commit: only sysinfo.o sees it.
+bench/kernel/sysinfo.o: CFLAGS += -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"'
 
-# the results library's headers are included by bare name ("results.h")
-bench/%.o workloads/%.o: CFLAGS += -Ibench -Ibench/results
+# Headers by bare name: the core's, the results library's (bench/results/)
+# and the kernel room's (bench/kernel/).
+bench/%.o workloads/%.o: CFLAGS += -Ibench -Ibench/results -Ibench/kernel
 
 %.o: %.c
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -31,8 +32,8 @@ bench/mmbench: $(MMBENCH_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMBENCH_LIBS)
 
 # The same program built with ASan+UBSan, used by the tests.
-bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h bench/results/*.h bench/cmd/*.h)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -Ibench/results -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"' \
+bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h bench/results/*.h bench/kernel/*.h bench/cmd/*.h)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -Ibench/results -Ibench/kernel -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"' \
 		-o $@ $(CORE_SRCS) $(WL_SRCS) $(MMBENCH_LIBS)
 
 ALL_TARGETS += bench/mmbench

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The run engine: one forked child per case, in its own process group,
- * under a timeout. The child runs probe/prepare/iterations/cleanup; the
+ * under a timeout. The child runs precheck/prepare/iterations/cleanup; the
  * parent waits, records the outcome in cases.csv (a signal, a timeout or an
  * OOM kill is a failed case and the run goes on), and restores every knob
  * the case changed from the settings journal. SIGINT/SIGTERM/SIGHUP stop
@@ -235,8 +235,8 @@ static int child_main(struct mm_ctx *ctx, const struct mm_opts *o,
 		mm_logf("mmbench: %s", rep->reason);
 		return MM_FAIL;
 	}
-	if (wl->probe)
-		ret = wl->probe(ctx);
+	if (wl->precheck)
+		ret = wl->precheck(ctx);
 	if (ret == MM_PASS && wl->prepare)
 		ret = wl->prepare(ctx);
 	if (ret == MM_PASS && !mm_csv_error(NULL, 0)) {

@@ -203,7 +203,7 @@ struct workload {
 	 * with the reason via mm_skip(), or MM_FAIL for invalid parameters
 	 * (message printed). Runs in the child before prepare(). Optional.
 	 */
-	int (*probe)(struct mm_ctx *ctx);
+	int (*precheck)(struct mm_ctx *ctx);
 	int (*prepare)(struct mm_ctx *ctx);	/* optional; sets ctx->priv */
 	int (*run)(struct mm_ctx *ctx);		/* one iteration */
 	void (*cleanup)(struct mm_ctx *ctx);	/* optional */
@@ -222,46 +222,8 @@ static inline uint64_t mm_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* /proc/vmstat snapshot of a chosen counter list (NULL-terminated names). */
-#define MM_VMSTAT_MAX 64
-struct mm_vmstat {
-	int n;
-	const char *names[MM_VMSTAT_MAX];
-	long long val[MM_VMSTAT_MAX];	/* -1: counter absent on this kernel */
-};
-
-int mm_vmstat_read(struct mm_vmstat *v, const char *const *names);
-/* Read one /proc/vmstat counter; -1 if absent. */
-long long mm_vmstat_get(const char *name);
-
-/*
- * A measured phase: wall time (CLOCK_MONOTONIC), getrusage of the calling
- * process (or thread, with RUSAGE_THREAD), and /proc/vmstat deltas.
- */
-struct mm_phase {
-	const char *name;
-	int who;		/* RUSAGE_SELF, RUSAGE_THREAD, RUSAGE_CHILDREN */
-	uint64_t t0, t1;
-	struct rusage r0, r1;
-	struct mm_vmstat v0, v1;
-	const char *const *counters;
-};
-
-void mm_phase_begin(struct mm_phase *p, const char *name, int who,
-		    const char *const *counters);
-void mm_phase_end(struct mm_phase *p);
-uint64_t mm_phase_ns(const struct mm_phase *p);
-long long mm_phase_minflt(const struct mm_phase *p);
-long long mm_phase_majflt(const struct mm_phase *p);
-/* Delta of one vmstat counter over the phase; -1 if absent. */
-long long mm_phase_vmstat(const struct mm_phase *p, const char *name);
-/*
- * Emit the standard rows of a phase: NAME_time (ns, lower), NAME_minflt,
- * NAME_majflt, NAME_utime, NAME_stime (info) and NAME_vm_COUNTER (info)
- * for each counter present on this kernel.
- */
-int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p,
-		  enum mm_better time_better);
+/* /proc/vmstat counters and measured phases: bench/kernel/phase.h. */
+#include "kernel/phase.h"	/* by path: tools build with -Ibench alone */
 
 /* ---------------------------------------------------------------- settings */
 

@@ -127,50 +127,6 @@ const char *mm_thp_mode(char *buf, size_t len)
 	return buf;
 }
 
-/* ---------------------------------------------------------------- vmstat */
-
-long long mm_vmstat_get(const char *name)
-{
-	const char *names[2] = { name, NULL };
-	struct mm_vmstat v;
-
-	if (mm_vmstat_read(&v, names) < 0)
-		return -1;
-	return v.val[0];
-}
-
-int mm_vmstat_read(struct mm_vmstat *v, const char *const *names)
-{
-	char line[256];
-	FILE *f;
-
-	v->n = 0;
-	for (; names && names[v->n] && v->n < MM_VMSTAT_MAX; v->n++) {
-		v->names[v->n] = names[v->n];
-		v->val[v->n] = -1;
-	}
-	if (v->n == 0)
-		return 0;
-	f = fopen("/proc/vmstat", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *sp = strchr(line, ' ');
-
-		if (!sp)
-			continue;
-		*sp = '\0';
-		for (int i = 0; i < v->n; i++) {
-			if (strcmp(line, v->names[i]) == 0) {
-				v->val[i] = strtoll(sp + 1, NULL, 10);
-				break;
-			}
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
 /* ---------------------------------------------------------------- smaps */
 
 long long mm_smaps_kb(const void *addr, size_t len, const char *field)

@@ -163,7 +163,7 @@ static const struct mm_metric metrics[] = {
 	MM_METRIC_END,
 };
 
-/* ---------------------------------------------------------------- probe */
+/* ---------------------------------------------------------------- precheck */
 
 /* Both nodes must hold the region, with a tenth spare for the kernel. */
 static int check_fit(struct mm_ctx *ctx, int node, long long size_mb)
@@ -178,14 +178,14 @@ static int check_fit(struct mm_ctx *ctx, int node, long long size_mb)
 	return MM_PASS;
 }
 
-static int ad_probe(struct mm_ctx *ctx)
+static int ad_precheck(struct mm_ctx *ctx)
 {
 	const struct ad_params *p = ctx->params;
 	long long size_mb = p->size_mb;
 	char buf[64];
 	int from, to, ret;
 
-	ret = mig_numa2_probe(ctx, p->from, p->to, &from, &to);
+	ret = mig_numa2_precheck(ctx, p->from, p->to, &from, &to);
 	if (ret != MM_PASS)
 		return ret;
 	if (check_fit(ctx, from, size_mb) != MM_PASS ||
@@ -198,7 +198,7 @@ static int ad_probe(struct mm_ctx *ctx)
 	    (!*mm_thp_mode(buf, sizeof(buf)) || !strcmp(buf, "never")))
 		return mm_skip(ctx, "thp=on: transparent hugepages are %s here",
 			       *buf ? "disabled (enabled=never)" : "not built in");
-	return mig_balancing_probe(ctx, p->numa_balancing);
+	return mig_balancing_precheck(ctx, p->numa_balancing);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -280,7 +280,7 @@ static int ad_prepare(struct mm_ctx *ctx)
 	s->len = (size_t)p->size_mb << 20;
 	s->npages = s->len / s->pg;
 	s->stride = (size_t)p->stride;
-	/* the probe has checked that both are set */
+	/* the precheck has checked that both are set */
 	s->from = (int)p->from;
 	s->to = (int)p->to;
 	s->method = p->method;
@@ -707,7 +707,7 @@ const struct workload wl_migrate_ad = {
 	.params_size = sizeof(struct ad_params),
 	.metrics = metrics,
 	.needs = MM_NEED_NUMA2,
-	.probe = ad_probe,
+	.precheck = ad_precheck,
 	.prepare = ad_prepare,
 	.run = ad_run,
 	.cleanup = ad_cleanup,

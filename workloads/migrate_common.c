@@ -45,7 +45,7 @@ const char *mig_def_to(char *buf, size_t len)
 	return node_def(buf, len, 1);
 }
 
-int mig_numa2_probe(struct mm_ctx *ctx, long long from_p, long long to_p,
+int mig_numa2_precheck(struct mm_ctx *ctx, long long from_p, long long to_p,
 		    int *from, int *to)
 {
 	int n = numa_available() < 0 ? 0 : ctx->nnodes;
@@ -92,7 +92,7 @@ static const char *balancing_to_change(int balancing, char *buf, size_t len)
 	return buf;
 }
 
-int mig_balancing_probe(struct mm_ctx *ctx, int balancing)
+int mig_balancing_precheck(struct mm_ctx *ctx, int balancing)
 {
 	char cur[32];
 

@@ -17,7 +17,7 @@ const char *mig_def_to(char *buf, size_t len);
  * no default node here), or a skip whose reason names the VM lab on a
  * machine with fewer than two nodes.
  */
-int mig_numa2_probe(struct mm_ctx *ctx, long long from_p, long long to_p,
+int mig_numa2_precheck(struct mm_ctx *ctx, long long from_p, long long to_p,
 		    int *from, int *to);
 /*
  * Pages of the list not on node: move_pages(2) with a NULL node list only
@@ -27,14 +27,14 @@ long mig_not_on_node(void **pages, unsigned long n, int *status, int node);
 
 /*
  * numa_balancing=off|keep: automatic NUMA balancing migrates pages and
- * takes hint faults on its own, inside the timed phases. The probe skips
+ * takes hint faults on its own, inside the timed phases. The precheck skips
  * when it is on and cannot be switched off (not root); prepare switches
  * it off through the settings journal. The parameter is an MM_P_ENUM
  * with MIG_BALANCING_CHOICES; its value is passed in.
  */
 #define MIG_BALANCING_CHOICES "off|keep"
 enum mig_balancing { MIG_BALANCING_OFF, MIG_BALANCING_KEEP };
-int mig_balancing_probe(struct mm_ctx *ctx, int balancing);
+int mig_balancing_precheck(struct mm_ctx *ctx, int balancing);
 int mig_balancing_off(struct mm_ctx *ctx, int balancing);
 
 #endif /* MIGRATE_COMMON_H */

@@ -38,15 +38,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "folio_view.h"
 #include "migrate_common.h"
-
-#define CHUNK_PAGES 16		/* mlock granularity: 64 KiB of 4 KiB pages */
-#define FILLER_PAGES 3		/* compact: filler pages faulted per region page */
-#define COMPACT "/proc/sys/vm/compact_memory"
-#define UNEVICTABLE_ALLOWED "/proc/sys/vm/compact_unevictable_allowed"
-#define STAT_REFRESH "/proc/sys/vm/stat_refresh"
-#define KPF_UNEVICTABLE 18	/* include/uapi/linux/kernel-page-flags.h */
-#define KPF_MLOCKED 33
+#include "mlock_mix.h"
 
 static const char *const counters[] = {
 	"pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned",
@@ -57,64 +51,6 @@ static const char *const counters[] = {
 	"unevictable_pgs_cleared", "nr_mlock", "nr_unevictable",
 	"numa_hint_faults", "thp_migration_success",
 	NULL,
-};
-
-/* What the mlock bookkeeping looks like from user space. */
-struct mlock_snap {
-	long long vmlck_kb;	/* VmLck of this process (/proc/self/status) */
-	long long nr_mlock;	/* pages, /proc/vmstat */
-	long long unevictable_kb; /* /proc/meminfo */
-	/* Own pages by /proc/kpageflags (root), -1 when not looked at: */
-	long long lost;		/* should be mlocked, PG_mlocked clear */
-	long long evictable;	/* mlocked but not on the unevictable LRU */
-	long long stray;	/* should not be mlocked, PG_mlocked set */
-};
-
-struct mix_region {
-	char *buf;
-	char *old;		/* compact: the last iteration's, while rebuilding */
-	char *held;		/* compact retry: the last ones, kept (hold_for_retry) */
-	char *blocker;		/* compact retry: see hold_for_retry */
-	size_t blocker_len;
-	size_t len;
-	unsigned long npages;
-	void **pages;
-	int *status, *prev;	/* this call's and the last call's placement */
-	uint64_t *pfn, *pfn_new; /* compact: PFNs from /proc/self/pagemap */
-	uint64_t *chk;		/* PFNs for the kpageflags check */
-	double *lat;		/* ns per migration call */
-	size_t nlat, cap;
-};
-
-struct mix_slot {
-	uint64_t migrated;	/* pages that changed node (or PFN) */
-	uint64_t not_migrated;	/* move_pages: pages left behind */
-	int err;		/* errno of a failed call */
-	char op[32];		/* the call that failed */
-};
-
-struct mix_state {
-	int n, from, to;
-	long long rounds_max;
-	bool compact;
-	size_t locked_bytes;
-	struct mix_region *r;
-	int *node_to, *node_from;	/* shared target lists */
-	struct bitmask *settle;	/* {from}: mbind target and drain */
-	int pagemap_fd, kpf_fd;
-	int pct;
-	/* nr_mlock/Unevictable compared exactly only when nothing else moves them */
-	bool global_exact;
-	char global_note[300];
-	pthread_barrier_t bar;
-	bool bar_ok;
-	/* Written by the barrier's serial thread between two barriers. */
-	long long rounds_done;
-	bool stop, bad;
-	uint64_t check_ns;
-	bool fresh;		/* compact: regions built and not yet compacted */
-	struct mlock_snap base, last;
-	char why[512];
 };
 
 static const char *def_threads(char *buf, size_t len)
@@ -194,11 +130,11 @@ static const struct mm_metric metrics[] = {
 	MM_METRIC_END,
 };
 
-/* ---------------------------------------------------------------- probe */
+/* ---------------------------------------------------------------- precheck */
 
 /* Chunk j is mlocked when the running share crosses an integer: an even
  * spread of pct percent of the chunks (Bresenham). */
-static bool chunk_locked(size_t j, int pct)
+bool mix_chunk_locked(size_t j, int pct)
 {
 	return (j + 1) * (size_t)pct / 100 > j * (size_t)pct / 100;
 }
@@ -208,12 +144,12 @@ static size_t region_locked_bytes(size_t len, size_t pg, int pct)
 	size_t chunk = CHUNK_PAGES * pg, nchunks = (len + chunk - 1) / chunk, n = 0;
 
 	for (size_t j = 0; j < nchunks; j++)
-		if (chunk_locked(j, pct))
+		if (mix_chunk_locked(j, pct))
 			n += j == nchunks - 1 ? len - j * chunk : chunk;
 	return n;
 }
 
-static int probe_compact(struct mm_ctx *ctx)
+static int precheck_compact(struct mm_ctx *ctx)
 {
 	if (!mm_is_root())
 		return mm_skip(ctx, "trigger=compact writes %s and reads PFNs from /proc/self/pagemap: needs root",
@@ -227,10 +163,10 @@ static int probe_compact(struct mm_ctx *ctx)
 }
 
 /* move_pages: both nodes must hold every region, a tenth spare. */
-static int probe_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
+static int precheck_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
 {
 	const struct mix_params *p = ctx->params;
-	int from, to, ret = mig_numa2_probe(ctx, p->from, p->to, &from, &to);
+	int from, to, ret = mig_numa2_precheck(ctx, p->from, p->to, &from, &to);
 
 	if (ret != MM_PASS)
 		return ret;
@@ -247,7 +183,7 @@ static int probe_nodes(struct mm_ctx *ctx, unsigned long long total_mb)
 }
 
 /* mlock needs RLIMIT_MEMLOCK (or CAP_IPC_LOCK); each locked run is a VMA. */
-static int probe_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pct)
+static int precheck_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pct)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), chunk = CHUNK_PAGES * pg;
 	size_t locked = region_locked_bytes(len, pg, pct);
@@ -269,7 +205,7 @@ static int probe_mlock(struct mm_ctx *ctx, long long threads, size_t len, int pc
 	return MM_PASS;
 }
 
-static int mix_probe(struct mm_ctx *ctx)
+static int mix_precheck(struct mm_ctx *ctx)
 {
 	const struct mix_params *p = ctx->params;
 	long long threads = p->threads;
@@ -279,9 +215,9 @@ static int mix_probe(struct mm_ctx *ctx)
 	int ret;
 
 	if (p->trigger == MIX_COMPACT)
-		ret = probe_compact(ctx);
+		ret = precheck_compact(ctx);
 	else
-		ret = probe_nodes(ctx, total_mb);
+		ret = precheck_nodes(ctx, total_mb);
 	if (ret != MM_PASS)
 		return ret;
 	if (avail_kb > 0 && total_mb > (unsigned long long)avail_kb / 2048)
@@ -292,10 +228,10 @@ static int mix_probe(struct mm_ctx *ctx)
 	    total_mb * (1 + FILLER_PAGES) > (unsigned long long)avail_kb / 2048)
 		return mm_fail(ctx, "trigger=compact: threads x size_mb x %d = %llu MiB (the regions and the filler they are built between) is more than half of MemAvailable (%lld MiB)",
 			       1 + FILLER_PAGES, total_mb * (1 + FILLER_PAGES), avail_kb >> 10);
-	ret = probe_mlock(ctx, threads, len, (int)p->mlock_pct);
+	ret = precheck_mlock(ctx, threads, len, (int)p->mlock_pct);
 	if (ret != MM_PASS)
 		return ret;
-	return mig_balancing_probe(ctx, p->numa_balancing);
+	return mig_balancing_precheck(ctx, p->numa_balancing);
 }
 
 /* ---------------------------------------------------------------- state */
@@ -341,141 +277,9 @@ static void mix_cleanup(struct mm_ctx *ctx)
 		numa_bitmask_free(s->settle);
 	if (s->bar_ok)
 		pthread_barrier_destroy(&s->bar);
-	if (s->pagemap_fd >= 0)
-		close(s->pagemap_fd);
-	if (s->kpf_fd >= 0)
-		close(s->kpf_fd);
+	fv_close(&s->fv);
 	free(s);
 	ctx->priv = NULL;
-}
-
-/* "FIELD:" of a /proc/PID/status file in kB, -1 if absent. */
-static long long status_kb(const char *path, const char *field)
-{
-	char line[256];
-	size_t flen = strlen(field);
-	long long v = -1;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, flen) && line[flen] == ':') {
-			v = strtoll(line + flen + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-/*
- * Other processes holding mlocked memory (an mlockall()ed daemon) move
- * nr_mlock and Unevictable while we run: list them, "" if none.
- */
-static void other_mlockers(char *buf, size_t len)
-{
-	struct dirent *de;
-	size_t off = 0;
-	DIR *d = opendir("/proc");
-
-	buf[0] = '\0';
-	if (!d)
-		return;
-	while ((de = readdir(d)) && off + 64 < len) {
-		char path[300];
-		long long kb;
-
-		if (!isdigit((unsigned char)de->d_name[0]) || atoi(de->d_name) == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
-		kb = status_kb(path, "VmLck");
-		if (kb > 0)
-			off += (size_t)snprintf(buf + off, len - off, "%spid %s: %lld kB",
-						off ? ", " : "", de->d_name, kb);
-	}
-	closedir(d);
-}
-
-/* PFNs of the region (0: not present); pagemap shows them to root only. */
-static int read_pfns(struct mix_state *s, struct mix_region *r, uint64_t *out)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), bytes = r->npages * sizeof(*out);
-	ssize_t n = pread(s->pagemap_fd, out, bytes,
-			  (off_t)((uintptr_t)r->buf / pg * sizeof(*out)));
-
-	if (n != (ssize_t)bytes)
-		return n < 0 ? -errno : -EIO;
-	for (unsigned long i = 0; i < r->npages; i++)
-		out[i] = out[i] >> 63 ? out[i] & ((1ull << 55) - 1) : 0;
-	return 0;
-}
-
-/* Which page is meant to be mlocked: the chunk spread of region_mlock(). */
-static void classify(struct mix_state *s, unsigned long i, uint64_t flags,
-		     struct mlock_snap *m)
-{
-	bool locked = chunk_locked(i / CHUNK_PAGES, s->pct);
-	bool ml = flags >> KPF_MLOCKED & 1, ue = flags >> KPF_UNEVICTABLE & 1;
-
-	if (locked && !ml)
-		m->lost++;
-	else if (locked && !ue)
-		m->evictable++;
-	else if (!locked && ml)
-		m->stray++;
-}
-
-/* Every page of a region by its kpageflags, PFN runs read at once. */
-static int region_flags(struct mix_state *s, struct mix_region *r,
-			struct mlock_snap *m)
-{
-	uint64_t flags[512];
-	int ret = read_pfns(s, r, r->chk);
-
-	if (ret < 0)
-		return ret;
-	for (unsigned long i = 0, n; i < r->npages; i += n) {
-		n = 1;
-		if (!r->chk[i]) {	/* not present: it was mlocked in */
-			classify(s, i, 0, m);
-			continue;
-		}
-		while (i + n < r->npages && n < 512 && r->chk[i + n] == r->chk[i] + n)
-			n++;
-		if (pread(s->kpf_fd, flags, n * sizeof(*flags),
-			  (off_t)(r->chk[i] * sizeof(*flags))) != (ssize_t)(n * sizeof(*flags)))
-			return -EIO;
-		for (unsigned long k = 0; k < n; k++)
-			classify(s, i + k, flags[k], m);
-	}
-	return 0;
-}
-
-/*
- * The mlock state as user space sees it. Since 6.1 mlock_folio() batches
- * pages per CPU before they reach the unevictable LRU; migrate_pages(2)
- * between identical node sets drains every CPU's batches
- * (lru_cache_disable(), lru_add_drain_all() before 5.13) and moves
- * nothing. The vmstat totals lag per-CPU deltas until stat_refresh folds
- * them (root).
- */
-static int mlock_snap(struct mix_state *s, struct mlock_snap *m)
-{
-	int ret = 0;
-
-	if (numa_migrate_pages(0, s->settle, s->settle) < 0)
-		return -errno;
-	if (s->global_exact)
-		mm_trigger(STAT_REFRESH, "1");	/* EINVAL only warns of negatives */
-	m->vmlck_kb = status_kb("/proc/self/status", "VmLck");
-	m->nr_mlock = mm_vmstat_get("nr_mlock");
-	m->unevictable_kb = mm_meminfo_kb("Unevictable");
-	if (m->vmlck_kb < 0 || m->nr_mlock < 0 || m->unevictable_kb < 0)
-		return -ENOENT;
-	m->lost = m->evictable = m->stray = s->kpf_fd >= 0 ? 0 : -1;
-	for (int i = 0; s->kpf_fd >= 0 && ret == 0 && i < s->n; i++)
-		ret = region_flags(s, &s->r[i], m);
-	return ret;
 }
 
 /* mlock the chunks the spread selects, one call per run of them. */
@@ -485,7 +289,7 @@ static int region_mlock(struct mix_region *r, size_t pg, int pct)
 	size_t start = SIZE_MAX;
 
 	for (size_t j = 0; j <= nchunks; j++) {
-		bool l = j < nchunks && chunk_locked(j, pct);
+		bool l = j < nchunks && mix_chunk_locked(j, pct);
 
 		if (l && start == SIZE_MAX)
 			start = j;
@@ -570,7 +374,7 @@ static int region_setup(struct mm_ctx *ctx, struct mix_state *s,
 	r->prev = calloc(r->npages, sizeof(int));
 	r->pfn = calloc(s->compact ? r->npages : 1, sizeof(uint64_t));
 	r->pfn_new = calloc(s->compact ? r->npages : 1, sizeof(uint64_t));
-	r->chk = calloc(s->kpf_fd >= 0 ? r->npages : 1, sizeof(uint64_t));
+	r->chk = calloc(s->fv.kpf_fd >= 0 ? r->npages : 1, sizeof(uint64_t));
 	if (!r->pages || !r->status || !r->prev || !r->pfn || !r->pfn_new || !r->chk)
 		return mm_err(ctx, "allocating page lists");
 	for (unsigned long i = 0; i < r->npages; i++)
@@ -587,7 +391,7 @@ static int regions_placed(struct mm_ctx *ctx, struct mix_state *s)
 		int ret;
 
 		if (s->compact) {
-			ret = read_pfns(s, r, r->pfn);
+			ret = fv_pfns(&s->fv, r->buf, r->npages, r->pfn);
 			if (ret < 0) {
 				errno = -ret;
 				return mm_err(ctx, "reading /proc/self/pagemap");
@@ -635,43 +439,12 @@ static int allow_unevictable(struct mm_ctx *ctx)
 	return MM_PASS;
 }
 
-/*
- * Root sees PFNs and page flags: the own-page check and compaction's
- * moved-page count need them. nr_mlock and Unevictable are global: they
- * are held exact only where per-CPU deltas can be folded (root) and no
- * other process holds mlocked memory; elsewhere they are reported only.
- */
-static int open_views(struct mm_ctx *ctx, struct mix_state *s)
-{
-	char others[240];
-
-	s->pagemap_fd = s->kpf_fd = -1;
-	if (!mm_is_root()) {
-		snprintf(s->global_note, sizeof(s->global_note),
-			 "not root: own pages not checked, nr_mlock/Unevictable not folded (stat_refresh), reported only");
-		return MM_PASS;
-	}
-	s->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (s->pagemap_fd < 0)
-		return mm_err(ctx, "opening /proc/self/pagemap");
-	s->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (s->kpf_fd < 0)
-		mm_log(ctx, "no /proc/kpageflags (%s): own pages not checked", strerror(errno));
-	other_mlockers(others, sizeof(others));
-	s->global_exact = !others[0] && access(STAT_REFRESH, W_OK) == 0;
-	if (others[0])
-		snprintf(s->global_note, sizeof(s->global_note),
-			 "other processes hold mlocked memory (%s): nr_mlock/Unevictable reported, not checked",
-			 others);
-	return MM_PASS;
-}
-
 /* After mlock and before any migration: the spread is what was asked. */
 static int regions_locked(struct mm_ctx *ctx, struct mix_state *s)
 {
 	struct mlock_snap m;
 
-	if (mlock_snap(s, &m) < 0)
+	if (mix_mlock_snap(s, &m) < 0)
 		return mm_err(ctx, "reading VmLck, nr_mlock, Unevictable and page flags");
 	if ((size_t)m.vmlck_kb != s->locked_bytes >> 10 || m.lost > 0 || m.stray > 0)
 		return mm_fail(ctx, "after mlock and before any migration: VmLck %lld kB for %zu kB locked, %lld pages not mlocked, %lld mlocked by mistake",
@@ -770,18 +543,18 @@ static int mix_prepare(struct mm_ctx *ctx)
 	if (!s)
 		return mm_err(ctx, "calloc");
 	ctx->priv = s;
-	s->pagemap_fd = s->kpf_fd = -1;
+	s->fv.pm_fd = s->fv.kpf_fd = -1;
 	s->n = (int)p->threads;
 	s->pct = (int)p->mlock_pct;
 	s->compact = p->trigger == MIX_COMPACT;
-	/* unset: no node with memory (from), or one node (to; the probe has
+	/* unset: no node with memory (from), or one node (to; the precheck has
 	 * refused move_pages there): node 0, as before */
 	s->from = p->from == MM_UNSET_INT ? 0 : (int)p->from;
 	s->to = s->compact || p->to == MM_UNSET_INT ? s->from : (int)p->to;
 	s->rounds_max = p->rounds;
 	s->locked_bytes = (size_t)s->n * region_locked_bytes(len, (size_t)sysconf(_SC_PAGESIZE), s->pct);
 	mm_probe_default(ctx, "lru_add_drain");
-	if (open_views(ctx, s) != MM_PASS ||
+	if (mix_open_views(ctx, s) != MM_PASS ||
 	    mig_balancing_off(ctx, p->numa_balancing) != MM_PASS ||
 	    (s->compact && allow_unevictable(ctx) != MM_PASS) ||
 	    shared_lists(ctx, s, len / (size_t)sysconf(_SC_PAGESIZE)) != MM_PASS)
@@ -862,7 +635,7 @@ static int pfn_moved(struct mix_state *s, struct mix_region *r,
 		     struct mix_slot *sl)
 {
 	uint64_t *tmp;
-	int ret = read_pfns(s, r, r->pfn_new);
+	int ret = fv_pfns(&s->fv, r->buf, r->npages, r->pfn_new);
 
 	if (ret < 0)
 		return ret;
@@ -891,36 +664,6 @@ static void compact_once(struct mix_state *s, struct mix_region *r,
 		return task_error(sl, -ret, "reading pagemap");
 }
 
-/*
- * After a round: VmLck is the mlocked bytes, every own page is mlocked and
- * on the unevictable LRU exactly where the spread says, and nr_mlock and
- * Unevictable are what they were before migrating.
- */
-static bool check_round(struct mix_state *s)
-{
-	long long want_kb = (long long)(s->locked_bytes >> 10);
-	struct mlock_snap *m = &s->last, *b = &s->base;
-	int ret = mlock_snap(s, m);
-	bool own_ok, global_ok;
-
-	if (ret < 0) {
-		snprintf(s->why, sizeof(s->why), "after round %lld: cannot read the mlock state: %s",
-			 s->rounds_done, strerror(-ret));
-		return false;
-	}
-	own_ok = m->vmlck_kb == want_kb && m->lost <= 0 && m->evictable <= 0 &&
-		 m->stray <= 0;
-	global_ok = m->nr_mlock == b->nr_mlock && m->unevictable_kb == b->unevictable_kb;
-	if (own_ok && (global_ok || !s->global_exact))
-		return true;
-	snprintf(s->why, sizeof(s->why),
-		 "mlock state changed by migration after round %lld: VmLck %lld kB (mlocked: %lld kB); own pages: %lld lost PG_mlocked, %lld mlocked but evictable, %lld mlocked by mistake; nr_mlock %lld pages (before migration: %lld), Unevictable %lld kB (before migration: %lld kB)",
-		 s->rounds_done, m->vmlck_kb, want_kb, m->lost, m->evictable,
-		 m->stray, m->nr_mlock, b->nr_mlock, m->unevictable_kb,
-		 b->unevictable_kb);
-	return false;
-}
-
 static bool any_task_error(struct mm_task *t)
 {
 	for (int i = 0; i < t->ntasks; i++)
@@ -940,7 +683,7 @@ static bool round_end(struct mm_task *t, struct mix_state *s)
 		uint64_t t0 = mm_now_ns();
 
 		s->rounds_done++;
-		if (!check_round(s))
+		if (!mix_check_round(s))
 			s->bad = true;
 		s->check_ns += mm_now_ns() - t0;
 		s->stop = s->bad || any_task_error(t) ||
@@ -971,34 +714,6 @@ static int mix_task(struct mm_task *t)
 
 /* ---------------------------------------------------------------- run */
 
-/* Call latency percentiles over every thread; raw values to samples.csv. */
-static void latency_rows(struct mm_ctx *ctx, struct mix_state *s)
-{
-	const char *cls = s->compact ? "compact" : "move_pages";
-	size_t n = 0, k = 0;
-	double *all;
-
-	for (int i = 0; i < s->n; i++)
-		n += s->r[i].nlat;
-	all = malloc((n ? n : 1) * sizeof(*all));
-	if (!all || !n) {
-		free(all);
-		mm_log(ctx, "no migration call latencies to report");
-		return;
-	}
-	for (int i = 0; i < s->n; i++)
-		for (size_t j = 0; j < s->r[i].nlat; j++) {
-			all[k++] = s->r[i].lat[j];
-			mm_sample(ctx, i, cls, (uint64_t)s->r[i].lat[j]);
-		}
-	mm_sort_doubles(all, n);
-	mm_emit(ctx, "calls", (double)n, "calls", MM_INFO);
-	mm_emit(ctx, "call_latency_p50", mm_percentile(all, n, 50), "ns", MM_LOWER);
-	mm_emit(ctx, "call_latency_p99", mm_percentile(all, n, 99), "ns", MM_LOWER);
-	mm_emit(ctx, "call_latency_max", all[n - 1], "ns", MM_LOWER);
-	free(all);
-}
-
 /*
  * Migrated pages: move_pages counts what changed node in its own regions;
  * compaction migrates any movable page of the zone, so the kernel's
@@ -1013,66 +728,6 @@ static double migrated_pages(struct mix_state *s, struct mm_team *team,
 	for (int i = 0; i < s->n; i++)
 		*own += ((struct mix_slot *)mm_team_slot(team, i))->migrated;
 	return s->compact && pgm >= 0 ? (double)pgm : (double)*own;
-}
-
-/* Pages/s of each thread's own region: the slowest and the fastest. */
-static void thread_rows(struct mm_ctx *ctx, struct mix_state *s,
-			struct mm_team *team, double secs, uint64_t own)
-{
-	double lo = 0, hi = 0;
-	uint64_t left = 0;
-
-	for (int i = 0; i < s->n; i++) {
-		struct mix_slot *sl = mm_team_slot(team, i);
-		double r = (double)sl->migrated / secs;
-
-		lo = i == 0 || r < lo ? r : lo;
-		hi = i == 0 || r > hi ? r : hi;
-		left += sl->not_migrated;
-	}
-	mm_emit(ctx, "thread_pages_per_s_min", lo, "pages/s", MM_HIGHER);
-	mm_emit(ctx, "thread_pages_per_s_max", hi, "pages/s", MM_INFO);
-	if (s->compact)
-		mm_emit(ctx, "region_pages_moved", (double)own, "pages", MM_INFO);
-	else
-		mm_emit(ctx, "not_migrated_pages", (double)left, "pages", MM_LOWER);
-}
-
-static void check_rows(struct mm_ctx *ctx, struct mix_state *s)
-{
-	mm_emit(ctx, "rounds", (double)s->rounds_done, "rounds", MM_INFO);
-	mm_emit(ctx, "mlock_checks_passed", (double)(s->rounds_done - s->bad),
-		"rounds", MM_INFO);
-	mm_emit(ctx, "mlocked_kb", (double)(s->locked_bytes >> 10), "kB", MM_INFO);
-	mm_emit(ctx, "vmlck_kb", (double)s->last.vmlck_kb, "kB", MM_INFO);
-	mm_emit(ctx, "nr_mlock_change", (double)(s->last.nr_mlock - s->base.nr_mlock),
-		"pages", MM_INFO);
-	mm_emit(ctx, "unevictable_change_kb",
-		(double)(s->last.unevictable_kb - s->base.unevictable_kb), "kB", MM_INFO);
-	mm_emit(ctx, "global_counters_checked", s->global_exact, "bool", MM_INFO);
-	if (s->last.lost < 0)
-		return;
-	mm_emit(ctx, "own_pages_mlock_lost", (double)s->last.lost, "pages", MM_LOWER);
-	mm_emit(ctx, "own_pages_mlocked_evictable", (double)s->last.evictable, "pages",
-		MM_LOWER);
-	mm_emit(ctx, "own_pages_mlocked_by_mistake", (double)s->last.stray, "pages",
-		MM_LOWER);
-	mm_emit(ctx, "check_time", (double)s->check_ns, "ns", MM_INFO);
-}
-
-/* Rates over the rounds' wall time, the mlock checks left out. */
-static void emit_all(struct mm_ctx *ctx, struct mix_state *s, struct mm_team *team,
-		     const struct mm_phase *ph, double migrated, uint64_t own)
-{
-	uint64_t wall = mm_team_end_ns(team) - mm_team_start_ns(team);
-	double secs = (double)(wall > s->check_ns ? wall - s->check_ns : wall) / 1e9;
-
-	thread_rows(ctx, s, team, secs, own);
-	mm_emit(ctx, "migrated_pages", migrated, "pages", MM_INFO);
-	mm_emit(ctx, "migrated_pages_per_s", migrated / secs, "pages/s", MM_HIGHER);
-	latency_rows(ctx, s);
-	check_rows(ctx, s);
-	mm_phase_emit(ctx, ph, MM_INFO);
 }
 
 static int task_failure(struct mm_ctx *ctx, struct mix_state *s, struct mm_team *team)
@@ -1124,7 +779,7 @@ again:
 	held_release(s);
 	s->fresh = false;
 	reset_round_state(s);
-	if (mlock_snap(s, &s->base) < 0)
+	if (mix_mlock_snap(s, &s->base) < 0)
 		return mm_err(ctx, "reading VmLck, nr_mlock and Unevictable");
 	s->last = s->base;
 	mm_phase_begin(&ph, "migrate", RUSAGE_SELF, counters);
@@ -1164,7 +819,7 @@ again:
 			       s->rounds_done, migrated);
 	}
 	mm_measure_end(ctx, migrated, "migrated_page");
-	emit_all(ctx, s, team, &ph, migrated, own);
+	mix_emit_all(ctx, s, team, &ph, migrated, own);
 	if (s->compact)
 		mm_emit(ctx, "precondition_retries", retries, "attempts", MM_LOWER);
 	mm_team_free(team);
@@ -1181,7 +836,7 @@ const struct workload wl_mlock_mix = {
 	.metrics = metrics,
 	.needs = MM_NEED_NUMA2,
 	.needs_except = "trigger=compact runs on one node",
-	.probe = mix_probe,
+	.precheck = mix_precheck,
 	.prepare = mix_prepare,
 	.run = mix_run,
 	.cleanup = mix_cleanup,

@@ -37,6 +37,7 @@
 
 #include "backing.h"
 #include "mmbench.h"
+#include "schedstat.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -156,7 +157,7 @@ static const char *data_dir(struct mm_ctx *ctx)
 }
 
 /* Refuse, before any work, what cannot run safely here. */
-static int pageout_probe(struct mm_ctx *ctx)
+static int pageout_precheck(struct mm_ctx *ctx)
 {
 	const struct pageout_params *pp = ctx->params;
 	char word[16];
@@ -297,26 +298,6 @@ static size_t resident(const struct mm_region *r, unsigned char *vec, size_t npa
 }
 
 /*
- * Time on a CPU and time waiting on a runqueue of the calling thread, ns
- * (the first two fields of schedstat). -1 where schedstat is missing.
- */
-static int sched_ns(int fd, uint64_t *run, uint64_t *wait)
-{
-	char buf[96];
-	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
-	unsigned long long a, b;
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu", &a, &b) != 2)
-		return -1;
-	*run = a;
-	*wait = b;
-	return 0;
-}
-
-/*
  * One instance: read a byte per page, page everything out, repeat. The
  * clock is read once after each pageout: a loop's time runs from the end
  * of the previous count (or the start) to the end of its madvise(). The
@@ -330,14 +311,14 @@ static int pageout_task(struct mm_task *t)
 	struct mm_region *r = &s->r[t->id];
 	struct slot *sl = t->slot;
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	int sfd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	int sfd = mm_schedstat_open();
 	uint64_t u0, t0, t1, run0 = 0, wait0 = 0, run1, wait1;
 	struct rusage r0, r1;
 
 	getrusage(RUSAGE_SELF, &r0);
 	mm_task_start(t);
 	u0 = utime_ns();
-	sl->sched = sched_ns(sfd, &run0, &wait0) == 0;
+	sl->sched = mm_schedstat_read(sfd, &run0, &wait0) == 0;
 	t0 = mm_now_ns();
 	while (!mm_task_stop(t)) {
 		size_t res;
@@ -352,7 +333,7 @@ static int pageout_task(struct mm_task *t)
 		sl->loop_ns += t1 - t0;
 		sl->loops++;
 		/* Not part of the posted loop: counted, outside the clock. */
-		if (sl->sched && sched_ns(sfd, &run1, &wait1) == 0) {
+		if (sl->sched && mm_schedstat_read(sfd, &run1, &wait1) == 0) {
 			sl->oncpu_ns += run1 - run0;
 			sl->runq_ns += wait1 - wait0;
 		} else {
@@ -364,7 +345,7 @@ static int pageout_task(struct mm_task *t)
 			break;
 		}
 		sl->paged_out += s->npages - res;
-		if (sl->sched && sched_ns(sfd, &run0, &wait0) < 0)
+		if (sl->sched && mm_schedstat_read(sfd, &run0, &wait0) < 0)
 			sl->sched = false;
 		t0 = mm_now_ns();
 		sl->check_ns += t0 - t1;
@@ -547,7 +528,7 @@ const struct workload wl_pageout = {
 	.params_size = sizeof(struct pageout_params),
 	.metrics = metrics,
 	.needs = 0,
-	.probe = pageout_probe,
+	.precheck = pageout_precheck,
 	.prepare = pageout_prepare,
 	.run = pageout_run,
 	.cleanup = pageout_cleanup,

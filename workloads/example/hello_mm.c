@@ -38,7 +38,7 @@ static const struct mm_metric metrics[] = {
 };
 
 /* Refuse, before any work, what cannot run here. */
-static int hello_probe(struct mm_ctx *ctx)
+static int hello_precheck(struct mm_ctx *ctx)
 {
 	const struct hello_params *p = ctx->params;
 	long long avail_kb = mm_mem_available_kb();
@@ -106,6 +106,6 @@ const struct workload wl_hello_mm = {
 	.params_size = sizeof(struct hello_params),
 	.metrics = metrics,
 	.needs = 0,
-	.probe = hello_probe,
+	.precheck = hello_precheck,
 	.run = hello_run,
 };

@@ -1,13 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Phases: a named stretch of a workload's iteration measured as wall time,
+ * /proc/vmstat counters, and phases: a named stretch of a workload's iteration measured as wall time,
  * getrusage() faults and CPU time, and /proc/vmstat counter deltas, then
  * emitted as metrics (PHASE_time, PHASE_minflt, PHASE_vm_COUNTER, ...).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mmbench.h"
+
+/* ---------------------------------------------------------------- vmstat */
+
+long long mm_vmstat_get(const char *name)
+{
+	const char *names[2] = { name, NULL };
+	struct mm_vmstat v;
+
+	if (mm_vmstat_read(&v, names) < 0)
+		return -1;
+	return v.val[0];
+}
+
+int mm_vmstat_read(struct mm_vmstat *v, const char *const *names)
+{
+	char line[256];
+	FILE *f;
+
+	v->n = 0;
+	for (; names && names[v->n] && v->n < MM_VMSTAT_MAX; v->n++) {
+		v->names[v->n] = names[v->n];
+		v->val[v->n] = -1;
+	}
+	if (v->n == 0)
+		return 0;
+	f = fopen("/proc/vmstat", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		for (int i = 0; i < v->n; i++) {
+			if (strcmp(line, v->names[i]) == 0) {
+				v->val[i] = strtoll(sp + 1, NULL, 10);
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- phase */
 
 void mm_phase_begin(struct mm_phase *p, const char *name, int who,
 		    const char *const *counters)

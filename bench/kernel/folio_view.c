@@ -11,16 +11,27 @@
 
 int fv_open(struct folio_view *v)
 {
-	int e;
+	int e = fv_open_pagemap(v);
 
-	v->pg = (size_t)sysconf(_SC_PAGESIZE);
-	v->pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	v->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (v->pm_fd >= 0 && v->kpf_fd >= 0)
-		return 0;
-	e = -errno;
-	fv_close(v);
+	if (e == 0)
+		e = fv_open_flags(v);
+	if (e < 0)
+		fv_close(v);
 	return e;
+}
+
+int fv_open_pagemap(struct folio_view *v)
+{
+	v->pg = (size_t)sysconf(_SC_PAGESIZE);
+	v->kpf_fd = -1;
+	v->pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	return v->pm_fd >= 0 ? 0 : -errno;
+}
+
+int fv_open_flags(struct folio_view *v)
+{
+	v->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	return v->kpf_fd >= 0 ? 0 : -errno;
 }
 
 void fv_close(struct folio_view *v)
@@ -70,6 +81,32 @@ int fv_flags(const struct folio_view *v, const uint64_t *pfn, size_t n, uint64_t
 			return ret;
 	}
 	return 0;
+}
+
+int fv_pmd_thp(const struct folio_view *v, const void *addr, size_t npr,
+	       uint64_t *ent, uint64_t *fl)
+{
+	size_t len = npr * sizeof(uint64_t);
+	uint64_t pfn0;
+
+	if (pread(v->pm_fd, ent, len, (off_t)((uintptr_t)addr / v->pg * 8)) != (ssize_t)len)
+		return -1;
+	pfn0 = ent[0] & PM_PFN;
+	if (!(ent[0] >> PM_PRESENT))
+		return 0;
+	if (!pfn0)
+		return -1;	/* PFNs hidden: no CAP_SYS_ADMIN */
+	for (size_t i = 1; i < npr; i++)
+		if (!(ent[i] >> PM_PRESENT) || (ent[i] & PM_PFN) != pfn0 + i)
+			return 0;
+	if (pread(v->kpf_fd, fl, len, (off_t)(pfn0 * 8)) != (ssize_t)len)
+		return -1;
+	if (!(fl[0] >> KPF_HEAD & 1) || !(fl[0] >> KPF_THP & 1))
+		return 0;
+	for (size_t i = 1; i < npr; i++)
+		if (!(fl[i] >> KPF_TAIL & 1))
+			return 0;
+	return 1;
 }
 
 size_t fv_folio_at(const uint64_t *pfn, const uint64_t *flags, size_t i, size_t n,

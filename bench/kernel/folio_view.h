@@ -17,6 +17,9 @@
 #define KPF_BUDDY 10
 #define KPF_HEAD 15
 #define KPF_TAIL 16
+#define KPF_UNEVICTABLE 18
+#define KPF_THP 22
+#define KPF_MLOCKED 33
 
 /* What became of a folio (fv_shape). */
 enum fv_shape { FV_UNTOUCHED, FV_MOVED, FV_SPLIT, FV_GONE, FV_GREW, FV_NSHAPES };
@@ -29,12 +32,24 @@ struct folio_view {
 /* Open both files; -errno (the view is then closed). */
 int fv_open(struct folio_view *v);
 void fv_close(struct folio_view *v);
+/* Open pagemap only (PFNs, no flags: kpf_fd -1); -errno. */
+int fv_open_pagemap(struct folio_view *v);
+/* Then kpageflags (kpf_fd); -errno, the pagemap stays open. */
+int fv_open_flags(struct folio_view *v);
 /* pread() of len bytes in full; 0 or -errno (-EIO at the end of the file). */
 int fv_pread(int fd, void *buf, size_t len, off_t off);
 /* The PFN of each of the n pages at addr (0: not present). 0 or -errno. */
 int fv_pfns(const struct folio_view *v, const void *addr, size_t n, uint64_t *pfn);
 /* The kpageflags of each PFN (0 for PFN 0), runs read at once. 0 or -errno. */
 int fv_flags(const struct folio_view *v, const uint64_t *pfn, size_t n, uint64_t *flags);
+/*
+ * Is the region of npr pages at addr one PMD-mapped THP: its pages present
+ * at consecutive PFNs, a compound head with KPF_THP and npr - 1 tails?
+ * 1 yes, 0 no, -1 unknown (a read failed, or PFNs hidden: no
+ * CAP_SYS_ADMIN). ent and fl are the caller's buffers of npr entries.
+ */
+int fv_pmd_thp(const struct folio_view *v, const void *addr, size_t npr,
+	       uint64_t *ent, uint64_t *fl);
 /*
  * The large folio that starts at page i of a region of n pages (its pfn and
  * flags arrays): its page count, a power of two above 1, naturally aligned
