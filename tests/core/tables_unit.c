@@ -217,6 +217,9 @@ static void test_bad_tables(void)
 	wl.metrics = families;
 	CHECK("tables: family rows (a prefix, then '*'; '*' alone) pass",
 	      mm_workload_check(&wl, err, sizeof(err)) == 0);
+	wl.metrics = mm_probe_metrics;
+	CHECK("tables: the rows --probe adds pass the table check",
+	      mm_workload_check(&wl, err, sizeof(err)) == 0);
 	wl.metrics = NULL;
 	CHECK("tables: a needs bit outside MM_NEEDS is refused",
 	      refused(NULL, 0, NULL, 1u << MM_NEED_COUNT, "no MM_NEED_"));
