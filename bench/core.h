@@ -124,5 +124,11 @@ void mm_probe_after_case(long pid);
  * note_profile_probes, those whose kprobes were armed while perf sampled.
  */
 void mm_probe_profile_notes(struct mm_ctx *ctx);
+/*
+ * The rows --probe adds to every workload's metric table (probe.c):
+ * calls:FUNC (info) and calls_per_UNIT:FUNC (lower, evidence). A workload's
+ * own row naming one of these metrics exactly wins (it carries the claim).
+ */
+extern const struct mm_metric mm_probe_metrics[];
 
 #endif /* MMBENCH_CORE_H */

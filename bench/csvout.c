@@ -278,14 +278,39 @@ static void seen_load(void)
 	mm_csv_free(&in);
 }
 
-static const struct mm_metric *metric_find(const struct workload *wl, const char *metric)
+/* A row's name matches the metric: the same, or a family ("fault_*") it begins. */
+static bool row_matches(const char *row, const char *metric, bool family)
 {
-	const struct mm_metric *m;
+	size_t n = strlen(row);
 
-	for (m = wl->metrics; m && m->name; m++)
-		if (!strcmp(m->name, metric))
+	if (!family)
+		return !strcmp(row, metric);
+	return n && row[n - 1] == '*' && !strncmp(row, metric, n - 1);
+}
+
+static const struct mm_metric *row_find(const struct mm_metric *t, const char *metric,
+					bool family)
+{
+	for (const struct mm_metric *m = t; m && m->name; m++)
+		if (row_matches(m->name, metric, family))
 			return m;
 	return NULL;
+}
+
+/*
+ * The one statement of a metric's direction and role: the workload's row
+ * naming it exactly, else a row --probe adds (probe.c), else the workload's
+ * first family row that covers it. NULL: the metric is in no table.
+ */
+static const struct mm_metric *metric_find(const struct workload *wl, const char *metric)
+{
+	const struct mm_metric *m = row_find(wl->metrics, metric, false);
+
+	if (!m)
+		m = row_find(mm_probe_metrics, metric, true);
+	if (!m)
+		m = row_find(wl->metrics, metric, true);
+	return m;
 }
 
 static int metric_declare(const struct workload *wl, const char *metric,
@@ -312,47 +337,42 @@ static int metric_declare(const struct workload *wl, const char *metric,
 	return ret;
 }
 
-int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
-	    const char *unit, enum mm_better better)
+/* A row no reader would take, or no table describes, fails the case. */
+static int bad_metric(struct mm_ctx *ctx, const char *metric, const char *why,
+		      const char *detail)
 {
-	return mm_emit_role(ctx, metric, value, unit, better, MM_CONTEXT, NULL);
+	mm_logf("%s: metric '%.60s' %s%s: not written", ctx->wl->name, metric, why, detail);
+	if (werr.pid != getpid()) {
+		memset(&werr, 0, sizeof(werr));
+		werr.pid = getpid();
+	}
+	if (!werr.err) {
+		werr.err = EINVAL;
+		snprintf(werr.what, sizeof(werr.what), "metric '%.60s' %s", metric, why);
+	}
+	return -EINVAL;
 }
 
-int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
-		 const char *unit, enum mm_better better, enum mm_role role,
-		 const char *claim)
+int mm_emit(struct mm_ctx *ctx, const char *metric, double value, const char *unit)
 {
-	const struct mm_metric *m = metric_find(ctx->wl, metric);
+	const struct mm_metric *m;
 	bool timed = mm_unit_timed(unit);
 	char iter[16], val[64];
 	const char *f[MM_RES_NCOLS];
 	int ret;
 
-	if (!mm_metric_name_ok(metric)) {
-		/* a row no reader would take fails the case, not the reader */
-		mm_logf("%s: metric '%.60s' breaks the metric name rule "
-			"([A-Za-z0-9_.:], 1 to 200): not written", ctx->wl->name, metric);
-		if (werr.pid != getpid()) {
-			memset(&werr, 0, sizeof(werr));
-			werr.pid = getpid();
-		}
-		if (!werr.err) {
-			werr.err = EINVAL;
-			snprintf(werr.what, sizeof(werr.what), "metric '%.60s' breaks the "
-				 "metric name rule", metric);
-		}
-		return -EINVAL;
-	}
-	if (m) {
-		better = m->better;
-		role = m->role;
-		timed |= m->timed;
-		claim = m->claim;
-	}
-	ret = metric_declare(ctx->wl, metric, unit, better, role, timed, claim);
+	if (!mm_metric_name_ok(metric))
+		return bad_metric(ctx, metric, "breaks the metric name rule",
+				  " ([A-Za-z0-9_.:], 1 to 200)");
+	m = metric_find(ctx->wl, metric);
+	if (!m)
+		return bad_metric(ctx, metric, "is in no row of the workload's metric table",
+				  "");
+	timed |= m->timed;
+	ret = metric_declare(ctx->wl, metric, unit, m->better, m->role, timed, m->claim);
 	if (ret)
 		return ret;
-	if (!ctx->warmup && mm_prec_watched(role, better, timed, mm_run.emulated))
+	if (!ctx->warmup && mm_prec_watched(m->role, m->better, timed, mm_run.emulated))
 		mm_prec_add(metric, value);
 	snprintf(iter, sizeof(iter), "%d", ctx->iteration);
 	snprintf(val, sizeof(val), "%.12g", value);
@@ -361,7 +381,7 @@ int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 	f[MM_RES_METRIC] = metric;
 	f[MM_RES_VALUE] = val;
 	f[MM_RES_UNIT] = unit;
-	f[MM_RES_BETTER] = mm_better_str(better);
+	f[MM_RES_BETTER] = mm_better_str(m->better);
 	return mm_csv_append_fields(ctx->warmup ? "warmup.csv" : "results.csv",
 				    MM_RESULTS_HEADER, f, MM_RES_NCOLS);
 }

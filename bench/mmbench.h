@@ -147,19 +147,26 @@ struct mm_ctx {
 /* enum mm_better (which way a metric improves): results.h */
 
 /*
- * A workload's metric table (struct workload .metrics). It names the
- * metrics that carry the experiment's claim (MM_EVIDENCE: a comparison
- * shows them first, judged in the direction given here) and the metrics
- * whose value comes from the clock although the unit does not say so (a
- * ratio of two phase times: .timed). A metric not listed is context; its
- * unit tells whether it is timed (ns, us, ms, s, or a rate per second).
- * The core writes every emitted metric's role to the run's metrics.csv,
- * so the compare tools need no knowledge of workloads.
+ * A workload's metric table (struct workload .metrics): the one statement
+ * of each metric's direction (.better), role and claim; mm_emit() takes
+ * them from here. Its rows name the metrics that carry the experiment's
+ * claim (MM_EVIDENCE: a comparison shows them first, judged in the
+ * direction given here), the context metrics, and the metrics whose value
+ * comes from the clock although the unit does not say so (a ratio of two
+ * phase times: .timed); otherwise the unit tells whether a metric is timed
+ * (ns, us, ms, s, or a rate per second). A row whose name ends in '*' is a
+ * family: every metric that begins with the text before the '*' ("*"
+ * alone: every other metric). A metric's row is the one naming it exactly,
+ * else a row --probe adds (calls:FUNC, calls_per_UNIT:FUNC), else the
+ * first family that covers it; an emit of a metric in no row fails the
+ * case, naming the metric. The core writes every emitted metric's role to
+ * the run's metrics.csv, so the compare tools need no knowledge of
+ * workloads.
  */
 enum mm_role { MM_CONTEXT, MM_EVIDENCE };
 
 struct mm_metric {
-	const char *name;	/* the exact metric name mm_emit() is given */
+	const char *name;	/* the metric mm_emit() is given, or a family "x_*" */
 	enum mm_better better;
 	enum mm_role role;
 	bool timed;		/* derived from clock time (emulated in a TCG guest) */
@@ -169,15 +176,11 @@ struct mm_metric {
 #define MM_METRIC_END { .name = NULL }
 
 /*
- * Append one row for the current iteration. Returns 0 or -errno. A metric
- * in the workload's metric table takes its direction and role from there.
+ * Append one row for the current iteration, with the direction and role of
+ * the metric's row in the workload's metric table. Returns 0 or -errno
+ * (-EINVAL, and the case fails, for a metric in no row).
  */
-int mm_emit(struct mm_ctx *ctx, const char *metric, double value,
-	    const char *unit, enum mm_better better);
-/* mm_emit() with the role of a metric the workload's table does not list. */
-int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
-		 const char *unit, enum mm_better better, enum mm_role role,
-		 const char *claim);
+int mm_emit(struct mm_ctx *ctx, const char *metric, double value, const char *unit);
 /*
  * One raw sample (samples.csv; for latency CDFs): task number, class
  * ("base", "huge", ...) and a value in ns. Not written for warm-ups.

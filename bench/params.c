@@ -548,13 +548,24 @@ static int check_param(const struct workload *wl, int i, char *err, size_t len)
 	return ret;
 }
 
+/* A metric row's name: a metric name, or a family: a prefix of one, then '*'. */
+static bool metric_row_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n && s[n - 1] == '*')
+		return n - 1 <= 200 && strspn(s, METRIC_SET) == n - 1;
+	return name_ok(s, METRIC_SET, 200);
+}
+
 static int check_metrics(const struct workload *wl, char *err, size_t len)
 {
 	for (int i = 0; wl->metrics && wl->metrics[i].name; i++) {
 		const struct mm_metric *m = &wl->metrics[i];
 
-		if (!name_ok(m->name, METRIC_SET, 200)) {
-			snprintf(err, len, "%s: metric '%s' is not 1-200 of A-Z a-z 0-9 _ . :",
+		if (!metric_row_ok(m->name)) {
+			snprintf(err, len, "%s: metric '%s' is not 1-200 of A-Z a-z 0-9 _ . : "
+				 "(or a family: 0-200 of them, then '*')",
 				 wl->name, m->name);
 			return -1;
 		}

@@ -50,7 +50,7 @@ int mm_precision_cmd(int argc, char **argv);
 
 /* Forget the values of the previous case. */
 void mm_prec_reset(void);
-/* A measured value of a watched metric (mm_emit_role() calls it). */
+/* A measured value of a watched metric (mm_emit() calls it). */
 void mm_prec_add(const char *metric, double v);
 /*
  * The watched metrics so far: how many were emitted (0: nothing to wait

@@ -82,6 +82,17 @@ static const struct mm_metric metrics[] = {
 	{ .name = "folios_moved_whole", .better = MM_INFO, .role = MM_CONTEXT },
 	{ .name = "folios_split", .better = MM_LOWER, .role = MM_CONTEXT },
 	{ .name = "scanned_pct", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "precondition_retries", .better = MM_LOWER, .role = MM_CONTEXT },
+	/* Information; compact_*: the compaction phase's rows (time, faults, vmstat). */
+	{ .name = "folios", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "folios_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "mthp_split", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "others_movable_below", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "pmd_folios_left_out", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "scanner_ranges", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "settling_compactions", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "source_anon", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "compact_*", .better = MM_INFO, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 
@@ -539,34 +550,34 @@ static void emit_all(struct mm_ctx *ctx, struct cf_state *s, const struct mm_pha
 	size_t unreached = s->nf - s->nscan;
 
 	mm_emit(ctx, "moved_whole_pct", 100.0 * (double)s->ncls_scanned[FV_MOVED] / (double)s->nscan,
-		"%", MM_HIGHER);
-	mm_emit(ctx, "folios_scanned", (double)s->nscan, "folios", MM_INFO);
-	mm_emit(ctx, "folios_moved_whole", (double)s->ncls_scanned[FV_MOVED], "folios", MM_INFO);
-	mm_emit(ctx, "folios_split", (double)s->ncls_scanned[FV_SPLIT], "folios", MM_LOWER);
-	mm_emit(ctx, "folios_untouched", (double)s->ncls_scanned[FV_UNTOUCHED], "folios", MM_INFO);
-	mm_emit(ctx, "folios_gone", (double)s->ncls[FV_GONE], "folios", MM_INFO);
-	mm_emit(ctx, "folios_grew", (double)s->ncls[FV_GREW], "folios", MM_INFO);
-	mm_emit(ctx, "folios_not_reached", (double)unreached, "folios", MM_INFO);
+		"%");
+	mm_emit(ctx, "folios_scanned", (double)s->nscan, "folios");
+	mm_emit(ctx, "folios_moved_whole", (double)s->ncls_scanned[FV_MOVED], "folios");
+	mm_emit(ctx, "folios_split", (double)s->ncls_scanned[FV_SPLIT], "folios");
+	mm_emit(ctx, "folios_untouched", (double)s->ncls_scanned[FV_UNTOUCHED], "folios");
+	mm_emit(ctx, "folios_gone", (double)s->ncls[FV_GONE], "folios");
+	mm_emit(ctx, "folios_grew", (double)s->ncls[FV_GREW], "folios");
+	mm_emit(ctx, "folios_not_reached", (double)unreached, "folios");
 	mm_emit(ctx, "folios_changed_not_reached",
 		(double)(s->nf - s->ncls[FV_UNTOUCHED] - (s->nscan - s->ncls_scanned[FV_UNTOUCHED])),
-		"folios", MM_INFO);
-	mm_emit(ctx, "folios", (double)s->nf, "folios", MM_INFO);
-	mm_emit(ctx, "folios_planned", (double)s->planned, "folios", MM_INFO);
-	mm_emit(ctx, "scanned_pct", 100.0 * (double)s->nscan / (double)s->nf, "%", MM_INFO);
-	mm_emit(ctx, "pmd_folios_left_out", (double)s->npmd, "folios", MM_INFO);
+		"folios");
+	mm_emit(ctx, "folios", (double)s->nf, "folios");
+	mm_emit(ctx, "folios_planned", (double)s->planned, "folios");
+	mm_emit(ctx, "scanned_pct", 100.0 * (double)s->nscan / (double)s->nf, "%");
+	mm_emit(ctx, "pmd_folios_left_out", (double)s->npmd, "folios");
 	for (int k = 1; k < 16; k++)
 		if (s->by_order[k]) {
 			snprintf(name, sizeof(name), "folios_order_%d", k);
-			mm_emit(ctx, name, (double)s->by_order[k], "folios", MM_INFO);
+			mm_emit(ctx, name, (double)s->by_order[k], "folios");
 		}
-	mm_emit(ctx, "source_anon", s->src == SRC_ANON, "bool", MM_INFO);
-	mm_emit(ctx, "scanner_ranges", (double)s->st.nr, "ranges", MM_INFO);
+	mm_emit(ctx, "source_anon", s->src == SRC_ANON, "bool");
+	mm_emit(ctx, "scanner_ranges", (double)s->st.nr, "ranges");
 	if (split0 >= 0 && mm_read_file(s->split_stat, buf, sizeof(buf)) == 0)
-		mm_emit(ctx, "mthp_split", (double)(atoll(buf) - split0), "folios", MM_INFO);
-	mm_emit(ctx, "precondition_retries", retries, "attempts", MM_LOWER);
-	mm_emit(ctx, "others_movable_below", (double)s->foreign, "pages", MM_INFO);
-	mm_emit(ctx, "settling_compactions", s->settled, "compactions", MM_INFO);
-	mm_phase_emit(ctx, ph, MM_INFO);
+		mm_emit(ctx, "mthp_split", (double)(atoll(buf) - split0), "folios");
+	mm_emit(ctx, "precondition_retries", retries, "attempts");
+	mm_emit(ctx, "others_movable_below", (double)s->foreign, "pages");
+	mm_emit(ctx, "settling_compactions", s->settled, "compactions");
+	mm_phase_emit(ctx, ph);
 }
 
 static void measure_discard(struct mm_ctx *ctx, struct cf_state *s)

@@ -160,6 +160,29 @@ static const struct mm_metric metrics[] = {
 	{ .name = "referenced_before_migrate_pct", .better = MM_INFO,
 	  .role = MM_CONTEXT },
 	{ .name = "precondition_retries", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "migrate_to_pages_per_s", .better = MM_HIGHER, .role = MM_CONTEXT },
+	{ .name = "migrate_back_pages_per_s", .better = MM_HIGHER, .role = MM_CONTEXT },
+	{ .name = "not_on_node_after_to", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "not_on_node_after_back", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "not_on_node_after_other_moves", .better = MM_LOWER,
+	  .role = MM_CONTEXT },
+	/* The phases' times (their other rows are information). */
+	{ .name = "read_before_time", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "migrate_to_time", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "migrate_back_time", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "read_after_time", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "read_again_time", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "write_after_time", .better = MM_LOWER, .role = MM_CONTEXT },
+	/* Information; the phases' other rows (faults, CPU times, vmstat). */
+	{ .name = "migrated_to_pages", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "migrated_back_pages", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "numa_hint_faults", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "read_before_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "migrate_to_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "migrate_back_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "read_after_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "read_again_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "write_after_*", .better = MM_INFO, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 
@@ -641,26 +664,25 @@ static void ad_emit(struct mm_ctx *ctx, const struct mm_phase *ph,
 	long long hint = mm_phase_vmstat(whole, "numa_hint_faults");
 
 	for (int i = 0; i < PH_N; i++)
-		mm_phase_emit(ctx, &ph[i], MM_LOWER);
+		mm_phase_emit(ctx, &ph[i]);
 	mm_emit(ctx, "read_after_over_before", ratio(&ph[PH_READ_AFTER], &ph[PH_READ_BEFORE]),
-		"ratio", MM_LOWER);
+		"ratio");
 	mm_emit(ctx, "write_after_over_read_before",
-		ratio(&ph[PH_WRITE_AFTER], &ph[PH_READ_BEFORE]), "ratio", MM_LOWER);
+		ratio(&ph[PH_WRITE_AFTER], &ph[PH_READ_BEFORE]), "ratio");
 	mm_emit(ctx, "migrate_to_pages_per_s", per_s(r->moved_to, &ph[PH_TO]),
-		"pages/s", MM_HIGHER);
+		"pages/s");
 	mm_emit(ctx, "migrate_back_pages_per_s", per_s(r->moved_back, &ph[PH_BACK]),
-		"pages/s", MM_HIGHER);
-	mm_emit(ctx, "migrated_to_pages", r->moved_to, "pages", MM_INFO);
-	mm_emit(ctx, "migrated_back_pages", r->moved_back, "pages", MM_INFO);
-	mm_emit(ctx, "not_on_node_after_to", (double)r->off_to, "pages", MM_LOWER);
-	mm_emit(ctx, "not_on_node_after_back", (double)r->off_back, "pages", MM_LOWER);
-	mm_emit(ctx, "not_on_node_after_other_moves", (double)r->off_other, "pages",
-		MM_LOWER);
-	mm_emit(ctx, "referenced_before_migrate_pct", r->ref_before_pct, "pct", MM_INFO);
-	mm_emit(ctx, "referenced_after_migrate_pct", r->ref_after_pct, "pct", MM_HIGHER);
-	mm_emit(ctx, "precondition_retries", r->retries, "attempts", MM_LOWER);
+		"pages/s");
+	mm_emit(ctx, "migrated_to_pages", r->moved_to, "pages");
+	mm_emit(ctx, "migrated_back_pages", r->moved_back, "pages");
+	mm_emit(ctx, "not_on_node_after_to", (double)r->off_to, "pages");
+	mm_emit(ctx, "not_on_node_after_back", (double)r->off_back, "pages");
+	mm_emit(ctx, "not_on_node_after_other_moves", (double)r->off_other, "pages");
+	mm_emit(ctx, "referenced_before_migrate_pct", r->ref_before_pct, "pct");
+	mm_emit(ctx, "referenced_after_migrate_pct", r->ref_after_pct, "pct");
+	mm_emit(ctx, "precondition_retries", r->retries, "attempts");
 	if (hint >= 0)
-		mm_emit(ctx, "numa_hint_faults", (double)hint, "faults", MM_INFO);
+		mm_emit(ctx, "numa_hint_faults", (double)hint, "faults");
 }
 
 static int ad_run(struct mm_ctx *ctx)

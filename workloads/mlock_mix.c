@@ -127,6 +127,20 @@ static const struct mm_metric metrics[] = {
 	{ .name = "nr_mlock_change", .better = MM_INFO, .role = MM_CONTEXT },
 	{ .name = "unevictable_change_kb", .better = MM_INFO, .role = MM_CONTEXT },
 	{ .name = "precondition_retries", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "call_latency_p50", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "call_latency_p99", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "call_latency_max", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "not_migrated_pages", .better = MM_LOWER, .role = MM_CONTEXT },
+	/* Information; migrate_*: the migration phase's rows (time, faults, vmstat). */
+	{ .name = "thread_pages_per_s_max", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "region_pages_moved", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "rounds", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "mlock_checks_passed", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "mlocked_kb", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "vmlck_kb", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "global_counters_checked", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "check_time", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "migrate_*", .better = MM_INFO, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 
@@ -821,7 +835,7 @@ again:
 	mm_measure_end(ctx, migrated, "migrated_page");
 	mix_emit_all(ctx, s, team, &ph, migrated, own);
 	if (s->compact)
-		mm_emit(ctx, "precondition_retries", retries, "attempts", MM_LOWER);
+		mm_emit(ctx, "precondition_retries", retries, "attempts");
 	mm_team_free(team);
 	if (s->bad)
 		return mm_fail(ctx, "%s", s->why);

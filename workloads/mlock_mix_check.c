@@ -218,10 +218,10 @@ static void latency_rows(struct mm_ctx *ctx, struct mix_state *s)
 			mm_sample(ctx, i, cls, (uint64_t)s->r[i].lat[j]);
 		}
 	mm_sort_doubles(all, n);
-	mm_emit(ctx, "calls", (double)n, "calls", MM_INFO);
-	mm_emit(ctx, "call_latency_p50", mm_percentile(all, n, 50), "ns", MM_LOWER);
-	mm_emit(ctx, "call_latency_p99", mm_percentile(all, n, 99), "ns", MM_LOWER);
-	mm_emit(ctx, "call_latency_max", all[n - 1], "ns", MM_LOWER);
+	mm_emit(ctx, "calls", (double)n, "calls");
+	mm_emit(ctx, "call_latency_p50", mm_percentile(all, n, 50), "ns");
+	mm_emit(ctx, "call_latency_p99", mm_percentile(all, n, 99), "ns");
+	mm_emit(ctx, "call_latency_max", all[n - 1], "ns");
 	free(all);
 }
 
@@ -240,34 +240,32 @@ static void thread_rows(struct mm_ctx *ctx, struct mix_state *s,
 		hi = i == 0 || r > hi ? r : hi;
 		left += sl->not_migrated;
 	}
-	mm_emit(ctx, "thread_pages_per_s_min", lo, "pages/s", MM_HIGHER);
-	mm_emit(ctx, "thread_pages_per_s_max", hi, "pages/s", MM_INFO);
+	mm_emit(ctx, "thread_pages_per_s_min", lo, "pages/s");
+	mm_emit(ctx, "thread_pages_per_s_max", hi, "pages/s");
 	if (s->compact)
-		mm_emit(ctx, "region_pages_moved", (double)own, "pages", MM_INFO);
+		mm_emit(ctx, "region_pages_moved", (double)own, "pages");
 	else
-		mm_emit(ctx, "not_migrated_pages", (double)left, "pages", MM_LOWER);
+		mm_emit(ctx, "not_migrated_pages", (double)left, "pages");
 }
 
 static void check_rows(struct mm_ctx *ctx, struct mix_state *s)
 {
-	mm_emit(ctx, "rounds", (double)s->rounds_done, "rounds", MM_INFO);
+	mm_emit(ctx, "rounds", (double)s->rounds_done, "rounds");
 	mm_emit(ctx, "mlock_checks_passed", (double)(s->rounds_done - s->bad),
-		"rounds", MM_INFO);
-	mm_emit(ctx, "mlocked_kb", (double)(s->locked_bytes >> 10), "kB", MM_INFO);
-	mm_emit(ctx, "vmlck_kb", (double)s->last.vmlck_kb, "kB", MM_INFO);
+		"rounds");
+	mm_emit(ctx, "mlocked_kb", (double)(s->locked_bytes >> 10), "kB");
+	mm_emit(ctx, "vmlck_kb", (double)s->last.vmlck_kb, "kB");
 	mm_emit(ctx, "nr_mlock_change", (double)(s->last.nr_mlock - s->base.nr_mlock),
-		"pages", MM_INFO);
+		"pages");
 	mm_emit(ctx, "unevictable_change_kb",
-		(double)(s->last.unevictable_kb - s->base.unevictable_kb), "kB", MM_INFO);
-	mm_emit(ctx, "global_counters_checked", s->global_exact, "bool", MM_INFO);
+		(double)(s->last.unevictable_kb - s->base.unevictable_kb), "kB");
+	mm_emit(ctx, "global_counters_checked", s->global_exact, "bool");
 	if (s->last.lost < 0)
 		return;
-	mm_emit(ctx, "own_pages_mlock_lost", (double)s->last.lost, "pages", MM_LOWER);
-	mm_emit(ctx, "own_pages_mlocked_evictable", (double)s->last.evictable, "pages",
-		MM_LOWER);
-	mm_emit(ctx, "own_pages_mlocked_by_mistake", (double)s->last.stray, "pages",
-		MM_LOWER);
-	mm_emit(ctx, "check_time", (double)s->check_ns, "ns", MM_INFO);
+	mm_emit(ctx, "own_pages_mlock_lost", (double)s->last.lost, "pages");
+	mm_emit(ctx, "own_pages_mlocked_evictable", (double)s->last.evictable, "pages");
+	mm_emit(ctx, "own_pages_mlocked_by_mistake", (double)s->last.stray, "pages");
+	mm_emit(ctx, "check_time", (double)s->check_ns, "ns");
 }
 
 /* Rates over the rounds' wall time, the mlock checks left out. */
@@ -278,9 +276,9 @@ void mix_emit_all(struct mm_ctx *ctx, struct mix_state *s, struct mm_team *team,
 	double secs = (double)(wall > s->check_ns ? wall - s->check_ns : wall) / 1e9;
 
 	thread_rows(ctx, s, team, secs, own);
-	mm_emit(ctx, "migrated_pages", migrated, "pages", MM_INFO);
-	mm_emit(ctx, "migrated_pages_per_s", migrated / secs, "pages/s", MM_HIGHER);
+	mm_emit(ctx, "migrated_pages", migrated, "pages");
+	mm_emit(ctx, "migrated_pages_per_s", migrated / secs, "pages/s");
 	latency_rows(ctx, s);
 	check_rows(ctx, s);
-	mm_phase_emit(ctx, ph, MM_INFO);
+	mm_phase_emit(ctx, ph);
 }

@@ -146,6 +146,13 @@ static const struct mm_metric metrics[] = {
 	{ .name = "loop_oncpu_pct", .better = MM_INFO, .role = MM_CONTEXT, .timed = true },
 	{ .name = "loop_runq_wait_pct", .better = MM_INFO, .role = MM_CONTEXT,
 	  .timed = true },
+	{ .name = "loop_time_mean", .better = MM_LOWER, .role = MM_CONTEXT },
+	/* Information; loop_*: the measured phase's rows (time, faults, vmstat). */
+	{ .name = "loops_per_s_excl_runq", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "instance_loops_per_s_min", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "minflt", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "majflt", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "loop_*", .better = MM_INFO, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 
@@ -411,32 +418,32 @@ static int emit_results(struct mm_ctx *ctx, struct mm_team *team, int n,
 		lmax = sl->loops > lmax ? sl->loops : lmax;
 		outside_ns -= (double)sl->loop_utime_ns;
 	}
-	mm_emit(ctx, "loops", (double)loops, "loops", MM_HIGHER);
-	mm_emit(ctx, "loops_per_s", rate, "loops/s", MM_HIGHER);
-	mm_emit(ctx, "loops_per_s_per_instance", rate / n, "loops/s", MM_HIGHER);
-	mm_emit(ctx, "instance_loops_per_s_min", rmin, "loops/s", MM_INFO);
-	mm_emit(ctx, "instance_loops_min", (double)lmin, "loops", MM_INFO);
-	mm_emit(ctx, "instance_loops_max", (double)lmax, "loops", MM_INFO);
+	mm_emit(ctx, "loops", (double)loops, "loops");
+	mm_emit(ctx, "loops_per_s", rate, "loops/s");
+	mm_emit(ctx, "loops_per_s_per_instance", rate / n, "loops/s");
+	mm_emit(ctx, "instance_loops_per_s_min", rmin, "loops/s");
+	mm_emit(ctx, "instance_loops_min", (double)lmin, "loops");
+	mm_emit(ctx, "instance_loops_max", (double)lmax, "loops");
 	mm_emit(ctx, "loop_time_mean", loops ? (double)loop_ns / (double)loops : 0,
-		"ns", MM_LOWER);
-	mm_emit(ctx, "pages_out", (double)out, "pages", MM_INFO);
-	mm_emit(ctx, "pages_out_per_s", prate, "pages/s", MM_HIGHER);
+		"ns");
+	mm_emit(ctx, "pages_out", (double)out, "pages");
+	mm_emit(ctx, "pages_out_per_s", prate, "pages/s");
 	mm_emit(ctx, "pages_out_per_loop_pct",
 		loops ? 100.0 * (double)out / ((double)loops * (double)npages) : 0.0,
-		"pct", MM_INFO);
+		"pct");
 	if (sched && loop_ns) {
 		mm_emit(ctx, "loop_oncpu_pct", 100.0 * (double)oncpu / (double)loop_ns,
-			"pct", MM_INFO);
+			"pct");
 		mm_emit(ctx, "loop_runq_wait_pct", 100.0 * (double)runq / (double)loop_ns,
-			"pct", MM_INFO);
-		mm_emit(ctx, "loops_per_s_excl_runq", xrate, "loops/s", MM_INFO);
+			"pct");
+		mm_emit(ctx, "loops_per_s_excl_runq", xrate, "loops/s");
 	}
 	mm_emit(ctx, "check_pct", loop_ns + chk ? 100.0 * (double)chk / (double)(loop_ns + chk) : 0,
-		"pct", MM_INFO);
-	mm_emit(ctx, "minflt", (double)minflt, "faults", MM_INFO);
-	mm_emit(ctx, "majflt", (double)majflt, "faults", MM_INFO);
+		"pct");
+	mm_emit(ctx, "minflt", (double)minflt, "faults");
+	mm_emit(ctx, "majflt", (double)majflt, "faults");
 	mm_emit(ctx, "harness_user_outside_loop_pct",
-		outside_ns > 0 ? 100.0 * outside_ns / wall_ns : 0.0, "pct", MM_INFO);
+		outside_ns > 0 ? 100.0 * outside_ns / wall_ns : 0.0, "pct");
 	return MM_PASS;
 }
 
@@ -516,7 +523,7 @@ static int pageout_run(struct mm_ctx *ctx)
 	}
 	emit_results(ctx, team, s->n, s->npages, all_utime_ns() - u0,
 		     (double)mm_phase_ns(&ph));
-	mm_phase_emit(ctx, &ph, MM_INFO);
+	mm_phase_emit(ctx, &ph);
 	mm_team_free(team);
 	return MM_PASS;
 }

@@ -97,6 +97,12 @@ static const struct mm_param params[] = {
  * The experiments' evidence (EXPERIMENTS.md sections 3 and 4), directions
  * as thpscale/thpcompact read them. Latencies are in us: timed by unit.
  */
+/* A fault class's count and tail latencies (thp_storm_emit.c's emit_class()). */
+#define FAULT_ROW(cls, stat, b) { .name = cls "_" stat, .better = b, .role = MM_CONTEXT }
+#define FAULT_CLASS_ROWS(cls) FAULT_ROW(cls, "count", MM_INFO),		\
+	FAULT_ROW(cls, "p50", MM_LOWER), FAULT_ROW(cls, "p90", MM_LOWER),	\
+	FAULT_ROW(cls, "p99", MM_LOWER), FAULT_ROW(cls, "max", MM_LOWER)
+
 static const struct mm_metric metrics[] = {
 	{ .name = "fault_both_mean", .better = MM_LOWER, .role = MM_EVIDENCE,
 	  .claim = "THP fault latency under fragmentation (section 3: mean fault-both latency falls without the per-page LRU drain in migration, more with more threads)" },
@@ -121,6 +127,23 @@ static const struct mm_metric metrics[] = {
 	{ .name = "pgmigrate_success", .better = MM_INFO, .role = MM_CONTEXT },
 	{ .name = "storm_start_free_huge_pct_of_need", .better = MM_INFO,
 	  .role = MM_CONTEXT },
+	{ .name = "fault_mthp_mean", .better = MM_LOWER, .role = MM_CONTEXT },
+	FAULT_CLASS_ROWS("fault_base"),
+	FAULT_CLASS_ROWS("fault_huge"),
+	FAULT_CLASS_ROWS("fault_mthp"),
+	FAULT_CLASS_ROWS("fault_both"),
+	{ .name = "pct_mthp", .better = MM_HIGHER, .role = MM_CONTEXT },
+	/* Information; storm_*: the storm's phase, vmstat and guard rows. */
+	{ .name = "fault_runq_wait_mean", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "fault_both_mean_excl_runq", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "fault_runq_waited_count", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "classify_mismatch_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "frag_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "refill_time", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "compact_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "thp_fault_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "mthp_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "storm_*", .better = MM_INFO, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 

@@ -26,7 +26,7 @@ static void frag_pressure(struct mm_ctx *ctx, struct state *s, const struct frag
 	double pct = need_mb > 0 ? 100.0 * fi->huge_mb / need_mb : 0;
 	char it[48];
 
-	mm_emit(ctx, "storm_start_free_huge_pct_of_need", pct, "pct", MM_INFO);
+	mm_emit(ctx, "storm_start_free_huge_pct_of_need", pct, "pct");
 	if (pct < 100.0 || s->noted_pressure)
 		return;
 	s->noted_pressure = true;
@@ -39,11 +39,11 @@ static void frag_pressure(struct mm_ctx *ctx, struct state *s, const struct frag
 
 void storm_emit_frag(struct mm_ctx *ctx, struct state *s, const struct frag_info *fi)
 {
-	mm_emit(ctx, "frag_time", (double)fi->frag_ns, "ns", MM_INFO);
-	mm_emit(ctx, "refill_time", (double)fi->refill_ns, "ns", MM_INFO);
-	mm_emit(ctx, "frag_thp_left", (double)fi->thp_left_kb, "KiB", MM_INFO);
-	mm_emit(ctx, "storm_start_free", fi->free_mb, "MiB", MM_INFO);
-	mm_emit(ctx, "storm_start_free_huge", fi->huge_mb, "MiB", MM_INFO);
+	mm_emit(ctx, "frag_time", (double)fi->frag_ns, "ns");
+	mm_emit(ctx, "refill_time", (double)fi->refill_ns, "ns");
+	mm_emit(ctx, "frag_thp_left", (double)fi->thp_left_kb, "KiB");
+	mm_emit(ctx, "storm_start_free", fi->free_mb, "MiB");
+	mm_emit(ctx, "storm_start_free_huge", fi->huge_mb, "MiB");
 	frag_pressure(ctx, s, fi);
 }
 
@@ -81,20 +81,20 @@ static void emit_class(struct mm_ctx *ctx, const char *name, double *v, size_t n
 	double sum = 0;
 
 	snprintf(m, sizeof(m), "%s_count", name);
-	mm_emit(ctx, m, (double)n, "faults", MM_INFO);
+	mm_emit(ctx, m, (double)n, "faults");
 	if (!n)
 		return;
 	mm_sort_doubles(v, n);
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
 	snprintf(m, sizeof(m), "%s_mean", name);
-	mm_emit(ctx, m, sum / (double)n, "us", MM_LOWER);
+	mm_emit(ctx, m, sum / (double)n, "us");
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(m, sizeof(m), "%s_p%.0f", name, pct[i]);
-		mm_emit(ctx, m, mm_percentile(v, n, pct[i]), "us", MM_LOWER);
+		mm_emit(ctx, m, mm_percentile(v, n, pct[i]), "us");
 	}
 	snprintf(m, sizeof(m), "%s_max", name);
-	mm_emit(ctx, m, v[n - 1], "us", MM_LOWER);
+	mm_emit(ctx, m, v[n - 1], "us");
 }
 
 /* Latencies by class, pct_huge; returns the huge fault count or -1. */
@@ -124,10 +124,10 @@ long storm_emit_faults(struct mm_ctx *ctx, struct state *s)
 		emit_class(ctx, "fault_mthp", v[C_MTHP], n[C_MTHP]);
 	emit_class(ctx, "fault_both", v[C_NCLASS], n[C_NCLASS]);
 	mm_emit(ctx, "pct_huge", 100.0 * (double)n[C_HUGE] / (double)n[C_NCLASS],
-		"pct", MM_HIGHER);
+		"pct");
 	if (s->pl.nmthp || n[C_MTHP])
 		mm_emit(ctx, "pct_mthp", 100.0 * (double)n[C_MTHP] / (double)n[C_NCLASS],
-			"pct", MM_HIGHER);
+			"pct");
 	ret = (long)n[C_HUGE];
 out:
 	for (int c = 0; c <= C_NCLASS; c++)
@@ -153,27 +153,27 @@ void storm_emit_compaction(struct mm_ctx *ctx, const struct mm_phase *ph)
 			mm_log(ctx, "/proc/vmstat has no %s on this kernel: not reported",
 			       storm_counters[i]);
 		else
-			mm_emit(ctx, storm_counters[i], (double)d[i], unit[i], MM_INFO);
+			mm_emit(ctx, storm_counters[i], (double)d[i], unit[i]);
 	}
 	/* Defined only when there was a stall / a free page scanned. */
 	if (d[0] > 0 && d[1] >= 0)
 		mm_emit(ctx, "compaction_efficiency", 100.0 * (double)d[1] / (double)d[0],
-			"pct", MM_HIGHER);
+			"pct");
 	if (d[7] > 0 && d[6] >= 0)
 		mm_emit(ctx, "scan_efficiency", 100.0 * (double)d[6] / (double)d[7],
-			"pct", MM_INFO);
+			"pct");
 	/* workloads/thp_storm.md: 64 B of struct page per PFN scanned by either scanner,
 	 * 8 KiB (read + write of a 4 KiB page) per page migrated. */
 	if (d[3] >= 0 && d[6] >= 0 && d[7] >= 0)
 		mm_emit(ctx, "compaction_cost",
 			((double)(d[6] + d[7]) * 64.0 + (double)d[3] * 8192.0) / 1048576.0,
-			"MiB", MM_LOWER);
+			"MiB");
 	for (int i = N_NAMED; storm_counters[i]; i++) {
 		long long x = mm_phase_vmstat(ph, storm_counters[i]);
 
 		snprintf(m, sizeof(m), "storm_vm_%s", storm_counters[i]);
 		if (x >= 0)
-			mm_emit(ctx, m, (double)x, "count", MM_INFO);
+			mm_emit(ctx, m, (double)x, "count");
 	}
 }
 
@@ -205,7 +205,7 @@ void storm_emit_mthp_stats(struct mm_ctx *ctx, const struct state *s)
 			snprintf(m, sizeof(m), "mthp_%ukB_anon_fault_%s", s->pl.mthp_kb[i],
 				 k ? "fallback" : "alloc");
 			mm_emit(ctx, m, (double)(now[i][k] - s->mthp_stat0[i][k]),
-				"faults", MM_INFO);
+				"faults");
 		}
 	}
 }
@@ -224,14 +224,12 @@ void storm_emit_confirm(struct mm_ctx *ctx, struct state *s, long huge)
 	}
 	if (kb >= 0)
 		mm_emit(ctx, "classify_mismatch_smaps",
-			(double)labs(kb / (long long)(s->pl.pmd >> 10) - huge), "faults",
-			MM_INFO);
+			(double)labs(kb / (long long)(s->pl.pmd >> 10) - huge), "faults");
 	if (!s->root)
 		return;
 	kpf = kpf_mismatch(s);
 	if (kpf >= 0)
-		mm_emit(ctx, "classify_mismatch_kpageflags", (double)kpf, "faults",
-			MM_INFO);
+		mm_emit(ctx, "classify_mismatch_kpageflags", (double)kpf, "faults");
 }
 
 void storm_emit_samples(struct mm_ctx *ctx, const struct state *s)
@@ -262,10 +260,10 @@ static void emit_runq(struct mm_ctx *ctx, struct state *s, struct mm_team *team)
 		}
 	}
 	mm_emit(ctx, "fault_runq_wait_mean", (double)wait / 1000.0 / (double)s->pl.nregions,
-		"us", MM_INFO);
+		"us");
 	mm_emit(ctx, "fault_both_mean_excl_runq",
-		((double)all_ns - (double)wait) / 1000.0 / (double)s->pl.nregions, "us", MM_INFO);
-	mm_emit(ctx, "fault_runq_waited_count", (double)waited, "faults", MM_INFO);
+		((double)all_ns - (double)wait) / 1000.0 / (double)s->pl.nregions, "us");
+	mm_emit(ctx, "fault_runq_waited_count", (double)waited, "faults");
 }
 
 /* What else ran during the storm: preemptions, minor faults, the host. */
@@ -279,17 +277,16 @@ void storm_emit_context(struct mm_ctx *ctx, struct state *s,
 
 	for (int i = 0; i < s->pl.threads; i++)
 		nivcsw += ((struct slot *)mm_team_slot(team, i))->nivcsw;
-	mm_emit(ctx, "storm_time", (double)mm_phase_ns(ph), "ns", MM_INFO);
-	mm_emit(ctx, "storm_minflt", (double)mm_phase_minflt(ph), "faults", MM_INFO);
-	mm_emit(ctx, "storm_nivcsw", (double)nivcsw, "switches", MM_INFO);
+	mm_emit(ctx, "storm_time", (double)mm_phase_ns(ph), "ns");
+	mm_emit(ctx, "storm_minflt", (double)mm_phase_minflt(ph), "faults");
+	mm_emit(ctx, "storm_nivcsw", (double)nivcsw, "switches");
 	emit_runq(ctx, s, team);
 	if (rep0 >= 0 && rep1 >= rep0)
-		mm_emit(ctx, "storm_host_reported", (double)(rep1 - rep0), "KiB",
-			MM_INFO);
+		mm_emit(ctx, "storm_host_reported", (double)(rep1 - rep0), "KiB");
 	/* All CPUs, USER_HZ resolution (10 ms at 100 Hz). */
 	if (steal0 >= 0 && steal1 >= steal0 && tck > 0)
 		mm_emit(ctx, "storm_steal", 1000.0 * (double)(steal1 - steal0) / (double)tck,
-			"ms", MM_INFO);
+			"ms");
 }
 
 

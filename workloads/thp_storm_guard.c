@@ -216,22 +216,21 @@ void storm_emit_guard(struct mm_ctx *ctx, struct state *s, const struct guard *g
 	size_t huge;
 	long miss;
 
-	mm_emit(ctx, "storm_guard_retries", retries, "attempts", MM_INFO);
-	mm_emit(ctx, "storm_guard_backed", (double)(g->want >> 20), "MiB", MM_INFO);
+	mm_emit(ctx, "storm_guard_retries", retries, "attempts");
+	mm_emit(ctx, "storm_guard_backed", (double)(g->want >> 20), "MiB");
 	mm_emit(ctx, "storm_guard_backed_huge_pct",
-		g->want ? 100.0 * (double)g->backed / (double)g->want : 0, "pct", MM_INFO);
-	mm_emit(ctx, "storm_guard_back_time", (double)g->back_ns, "ns", MM_INFO);
+		g->want ? 100.0 * (double)g->backed / (double)g->want : 0, "pct");
+	mm_emit(ctx, "storm_guard_back_time", (double)g->back_ns, "ns");
 	if (g->fill_us > 0)
-		mm_emit(ctx, "storm_guard_fill", g->fill_us, "us", MM_INFO);
+		mm_emit(ctx, "storm_guard_fill", g->fill_us, "us");
 	if (g->fill_us > 0 && g->fill_base > 0)
-		mm_emit(ctx, "storm_guard_fill_base", g->fill_base, "us", MM_INFO);
+		mm_emit(ctx, "storm_guard_fill_base", g->fill_base, "us");
 	if (g->w.s0.rep >= 0 && g->w.s1.rep >= g->w.s0.rep)
-		mm_emit(ctx, "storm_guard_reported", (double)(g->w.s1.rep - g->w.s0.rep), "KiB",
-			MM_INFO);
+		mm_emit(ctx, "storm_guard_reported", (double)(g->w.s1.rep - g->w.s0.rep), "KiB");
 	if (g->npfn && (miss = guard_unbacked(s, g, &huge)) >= 0 && huge) {
-		mm_emit(ctx, "storm_guard_unbacked_faults", (double)miss, "faults", MM_INFO);
+		mm_emit(ctx, "storm_guard_unbacked_faults", (double)miss, "faults");
 		mm_emit(ctx, "storm_guard_huge_from_backed_pct",
-			100.0 * (double)(huge - (size_t)miss) / (double)huge, "pct", MM_INFO);
+			100.0 * (double)(huge - (size_t)miss) / (double)huge, "pct");
 	}
 }
 

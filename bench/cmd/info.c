@@ -36,8 +36,10 @@ static void info_metrics(const struct workload *wl)
 				       role == MM_EVIDENCE ? "evidence" : "context",
 				       better[m->better], m->timed ? "(timed) " : "",
 				       m->claim ? m->claim : "");
-	printf("Metrics not listed are context; a unit of time or a rate per second\n"
-	       "marks a timed one. --probe adds calls_per_UNIT:FUNC (evidence, lower).\n");
+	printf("Metrics not listed are not written (the case fails); a name ending in\n"
+	       "'*' is a family: the metrics that begin with it. A unit of time or a rate\n"
+	       "per second marks a timed one. --probe adds calls:FUNC (context, info)\n"
+	       "and calls_per_UNIT:FUNC (evidence, lower).\n");
 }
 
 int cmd_info(int argc, char **argv)

@@ -109,31 +109,28 @@ static double tv_ns(const struct timeval *a, const struct timeval *b)
 		(double)(b->tv_usec - a->tv_usec) * 1e3);
 }
 
-int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p,
-		  enum mm_better time_better)
+int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p)
 {
 	char m[128];
 	int ret = 0;
 
 	snprintf(m, sizeof(m), "%s_time", p->name);
-	ret |= mm_emit(ctx, m, (double)mm_phase_ns(p), "ns", time_better);
+	ret |= mm_emit(ctx, m, (double)mm_phase_ns(p), "ns");
 	snprintf(m, sizeof(m), "%s_minflt", p->name);
-	ret |= mm_emit(ctx, m, (double)mm_phase_minflt(p), "faults", MM_INFO);
+	ret |= mm_emit(ctx, m, (double)mm_phase_minflt(p), "faults");
 	snprintf(m, sizeof(m), "%s_majflt", p->name);
-	ret |= mm_emit(ctx, m, (double)mm_phase_majflt(p), "faults", MM_INFO);
+	ret |= mm_emit(ctx, m, (double)mm_phase_majflt(p), "faults");
 	snprintf(m, sizeof(m), "%s_utime", p->name);
-	ret |= mm_emit(ctx, m, tv_ns(&p->r0.ru_utime, &p->r1.ru_utime), "ns",
-		       MM_INFO);
+	ret |= mm_emit(ctx, m, tv_ns(&p->r0.ru_utime, &p->r1.ru_utime), "ns");
 	snprintf(m, sizeof(m), "%s_stime", p->name);
-	ret |= mm_emit(ctx, m, tv_ns(&p->r0.ru_stime, &p->r1.ru_stime), "ns",
-		       MM_INFO);
+	ret |= mm_emit(ctx, m, tv_ns(&p->r0.ru_stime, &p->r1.ru_stime), "ns");
 	for (int i = 0; i < p->v0.n; i++) {
 		long long d = mm_phase_vmstat(p, p->v0.names[i]);
 
 		if (d < 0)
 			continue;	/* counter absent on this kernel */
 		snprintf(m, sizeof(m), "%s_vm_%s", p->name, p->v0.names[i]);
-		ret |= mm_emit(ctx, m, (double)d, "count", MM_INFO);
+		ret |= mm_emit(ctx, m, (double)d, "count");
 	}
 	return ret;
 }

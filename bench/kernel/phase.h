@@ -3,7 +3,7 @@
  * The vmstat deltas service: /proc/vmstat counters, and measured phases
  * (wall time, getrusage and vmstat deltas over a stretch of a workload's
  * iteration). Part of the workload API: mmbench.h includes it after the
- * types it uses (struct mm_ctx, enum mm_better); include mmbench.h.
+ * types it uses (struct mm_ctx); include mmbench.h.
  */
 #ifndef MMBENCH_PHASE_H
 #define MMBENCH_PHASE_H
@@ -45,11 +45,11 @@ long long mm_phase_majflt(const struct mm_phase *p);
 /* Delta of one vmstat counter over the phase; -1 if absent. */
 long long mm_phase_vmstat(const struct mm_phase *p, const char *name);
 /*
- * Emit the standard rows of a phase: NAME_time (ns, lower), NAME_minflt,
- * NAME_majflt, NAME_utime, NAME_stime (info) and NAME_vm_COUNTER (info)
- * for each counter present on this kernel.
+ * Emit the standard rows of a phase: NAME_time (ns), NAME_minflt,
+ * NAME_majflt, NAME_utime, NAME_stime and NAME_vm_COUNTER for each
+ * counter present on this kernel; their directions are the rows of the
+ * workload's metric table (a NAME_time row, a family such as "NAME_*").
  */
-int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p,
-		  enum mm_better time_better);
+int mm_phase_emit(struct mm_ctx *ctx, const struct mm_phase *p);
 
 #endif

@@ -619,13 +619,22 @@ static long long hist_calls(const struct probe_fn *f)
 	return hits < 0 ? -1 : hits + dropped;
 }
 
+const struct mm_metric mm_probe_metrics[] = {
+	{ .name = "calls:*", .better = MM_INFO, .role = MM_CONTEXT },
+	/* Calls per unit of work measure kernel work: judged, fewer is better,
+	 * and the evidence the user asked for by naming the function. */
+	{ .name = "calls_per_*", .better = MM_LOWER, .role = MM_EVIDENCE,
+	  .claim = "kernel calls per unit of work (--probe): fewer is less work" },
+	MM_METRIC_END,
+};
+
 static void emit_calls(struct mm_ctx *ctx, const struct probe_fn *f,
 		       long long calls, double units, const char *unit_name)
 {
 	char m[160], u[96];
 
 	snprintf(m, sizeof(m), "calls:%s", f->name);
-	mm_emit(ctx, m, (double)calls, "calls", MM_INFO);
+	mm_emit(ctx, m, (double)calls, "calls");
 	if (units <= 0) {
 		mm_log(ctx, "probe %s: no %s in this phase, no per-%s rate", f->name,
 		       unit_name, unit_name);
@@ -633,10 +642,7 @@ static void emit_calls(struct mm_ctx *ctx, const struct probe_fn *f,
 	}
 	snprintf(m, sizeof(m), "calls_per_%s:%s", unit_name, f->name);
 	snprintf(u, sizeof(u), "calls/%s", unit_name);
-	/* Calls per unit of work measure kernel work: judged, fewer is better,
-	 * and the evidence the user asked for by naming the function. */
-	mm_emit_role(ctx, m, (double)calls / units, u, MM_LOWER, MM_EVIDENCE,
-		     "kernel calls per unit of work (--probe): fewer is less work");
+	mm_emit(ctx, m, (double)calls / units, u);
 }
 
 /*

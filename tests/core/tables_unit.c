@@ -173,6 +173,11 @@ static void test_bad_tables(void)
 		MM_METRIC_END };
 	static const struct mm_metric metric_bad[] = {
 		{ .name = "x ns", .better = MM_LOWER }, MM_METRIC_END };
+	static const struct mm_metric family_inside[] = {
+		{ .name = "x_*_ns", .better = MM_LOWER }, MM_METRIC_END };
+	static const struct mm_metric families[] = {
+		{ .name = "x_*", .better = MM_LOWER }, { .name = "*", .better = MM_INFO },
+		MM_METRIC_END };
 	struct workload wl = { .name = "ok", .desc = "d", .params = good,
 			       .params_size = sizeof(struct tp), .run = trun };
 	char err[512] = "";
@@ -207,6 +212,15 @@ static void test_bad_tables(void)
 	      refused(NULL, 0, metric_twice, 0, "metric 'x_ns' is listed twice"));
 	CHECK("tables: a metric name outside the rule is refused",
 	      refused(NULL, 0, metric_bad, 0, "metric 'x ns'"));
+	CHECK("tables: a '*' inside a metric row's name is refused",
+	      refused(NULL, 0, family_inside, 0, "metric 'x_*_ns'"));
+	wl.metrics = families;
+	CHECK("tables: family rows (a prefix, then '*'; '*' alone) pass",
+	      mm_workload_check(&wl, err, sizeof(err)) == 0);
+	wl.metrics = mm_probe_metrics;
+	CHECK("tables: the rows --probe adds pass the table check",
+	      mm_workload_check(&wl, err, sizeof(err)) == 0);
+	wl.metrics = NULL;
 	CHECK("tables: a needs bit outside MM_NEEDS is refused",
 	      refused(NULL, 0, NULL, 1u << MM_NEED_COUNT, "no MM_NEED_"));
 	wl.run = NULL;

@@ -2,8 +2,9 @@
 # workloads/ADDING.md holds: a copy of the tree, plus the example file and
 # the one registry line exactly as that page shows them, builds with no
 # other change and runs the new workload (its rows checked). Then, in the
-# same copy, a misspelt parameter field does not compile and a default
-# outside its range stops mmbench at start-up, naming the row.
+# same copy, a misspelt parameter field does not compile, a default
+# outside its range stops mmbench at start-up, naming the row, and an emit
+# of a metric in no row of the metric table fails the case, naming it.
 . "$(dirname "$0")/../lib.sh"
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
 doc=$TOP/workloads/ADDING.md
@@ -88,5 +89,18 @@ if make -C "$src" -j2 bench/mmbench >"$t/build3.log" 2>&1; then
 		fail "bad default" "rc=$rc: $(cat "$t/list.out")"
 else
 	fail "bad default" "did not build: $(tail -5 "$t/build3.log")"
+fi
+# An emit of a metric in no row of the metric table fails the case.
+sed 's/mm_emit(ctx, "faults_per_page",/mm_emit(ctx, "faults_per_pages",/' "$t/doc_file.c" \
+	>"$src/workloads/hello_mm.c"
+if make -C "$src" -j2 bench/mmbench >"$t/build4.log" 2>&1; then
+	"$mm" run hello_mm -p size_mb=1 -i 1 -w 0 -o "$t/run4" >"$t/run4.out" 2>&1; rc=$?
+	[ $rc = 1 ] && awk -F, 'NR > 1 && $5 == "hello_mm" && $7 == "fail"' "$t/run4/cases.csv" |
+		grep -q "metric 'faults_per_pages' is in no row of the workload's metric table" &&
+		! grep -q faults_per_pages "$t/run4/results.csv" &&
+		pass "an emit of a metric in no row of the table fails the case, naming it" ||
+		fail "unlisted metric" "rc=$rc: $(tail -3 "$t/run4.out"; cat "$t/run4/cases.csv")"
+else
+	fail "unlisted metric" "did not build: $(tail -5 "$t/build4.log")"
 fi
 finish

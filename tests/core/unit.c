@@ -442,25 +442,51 @@ static const struct mm_param pparams[] = {
 static const struct mm_metric pmetrics[] = {
 	{ .name = "calls_per_page", .better = MM_LOWER, .role = MM_EVIDENCE },
 	{ .name = "t", .better = MM_LOWER, .role = MM_EVIDENCE },
+	{ .name = "t_context", .better = MM_LOWER, .role = MM_CONTEXT },
 	MM_METRIC_END,
 };
 
 static int run_counts(struct mm_ctx *ctx)
 {
-	mm_emit(ctx, "calls_per_page", 1 + ctx->iteration % 2, "calls", MM_LOWER);
-	mm_emit(ctx, "t_context", 100 + ctx->iteration, "ns", MM_LOWER);
+	mm_emit(ctx, "calls_per_page", 1 + ctx->iteration % 2, "calls");
+	mm_emit(ctx, "t_context", 100 + ctx->iteration, "ns");
 	return MM_PASS;
 }
 
 static int run_flat(struct mm_ctx *ctx)
 {
-	return mm_emit(ctx, "t", 100, "ns", MM_LOWER) ? MM_FAIL : MM_PASS;
+	return mm_emit(ctx, "t", 100, "ns") ? MM_FAIL : MM_PASS;
 }
 
 static int run_noisy(struct mm_ctx *ctx)
 {
-	return mm_emit(ctx, "t", ctx->iteration % 2 ? 100 : 200, "ns", MM_LOWER) ?
+	return mm_emit(ctx, "t", ctx->iteration % 2 ? 100 : 200, "ns") ?
 	       MM_FAIL : MM_PASS;
+}
+
+/* An emit of a metric in no row of the table: a programming error. */
+static int run_unlisted(struct mm_ctx *ctx)
+{
+	mm_emit(ctx, "t", 100, "ns");
+	return mm_emit(ctx, "t_unlisted", 1, "count") == -EINVAL ? MM_PASS : MM_FAIL;
+}
+
+/* Families: an exact row wins, then --probe's rows, then the first family. */
+static const struct mm_metric fmetrics[] = {
+	{ .name = "f_exact", .better = MM_HIGHER, .role = MM_CONTEXT },
+	{ .name = "f_*", .better = MM_INFO, .role = MM_CONTEXT },
+	{ .name = "f_x*", .better = MM_LOWER, .role = MM_CONTEXT },
+	{ .name = "*", .better = MM_LOWER, .role = MM_CONTEXT },
+	MM_METRIC_END,
+};
+
+static int run_family(struct mm_ctx *ctx)
+{
+	int ret = mm_emit(ctx, "f_exact", 1, "count") | mm_emit(ctx, "f_x", 1, "count") |
+		  mm_emit(ctx, "calls_per_page:fn", 1, "calls/page") |
+		  mm_emit(ctx, "g", 1, "count");
+
+	return ret ? MM_FAIL : MM_PASS;
 }
 
 #define PWL(id, fn) { .name = id, .desc = "test", .params = pparams,		\
@@ -468,19 +494,30 @@ static int run_noisy(struct mm_ctx *ctx)
 static const struct workload pwl_counts = PWL("pcounts", run_counts);
 static const struct workload pwl_flat = PWL("pflat", run_flat);
 static const struct workload pwl_noisy = PWL("pnoisy", run_noisy);
+static const struct workload pwl_unlisted = PWL("punlisted", run_unlisted);
+static const struct workload pwl_family = { .name = "pfamily", .desc = "test",
+	.params = pparams, .params_size = sizeof(struct pp), .metrics = fmetrics,
+	.run = run_family };
 
 /* A workload's rows of results.csv, and its cases.csv record. */
 struct rowcount {
 	const char *wl;
 	int n;
-	char stop[32], iters[16];
+	char stop[32], iters[16], status[16], reason[256];
+	char better[256];	/* "metric=better;" of each row */
 };
 
 static void res_row(struct mm_csv_in *in, void *arg)
 {
 	struct rowcount *c = arg;
 
-	c->n += !strcmp(mm_csv_get(in, MM_COL_WORKLOAD), c->wl);
+	size_t len = strlen(c->better);
+
+	if (strcmp(mm_csv_get(in, MM_COL_WORKLOAD), c->wl))
+		return;
+	c->n++;
+	snprintf(c->better + len, sizeof(c->better) - len, "%s=%s;",
+		 mm_csv_get(in, MM_RES_METRIC), mm_csv_get(in, MM_RES_BETTER));
 }
 
 static void case_row(struct mm_csv_in *in, void *arg)
@@ -491,6 +528,8 @@ static void case_row(struct mm_csv_in *in, void *arg)
 		return;
 	snprintf(c->stop, sizeof(c->stop), "%s", mm_csv_get(in, MM_CASE_STOPPED_BY));
 	snprintf(c->iters, sizeof(c->iters), "%s", mm_csv_get(in, MM_CASE_ITERATIONS));
+	snprintf(c->status, sizeof(c->status), "%s", mm_csv_get(in, MM_CASE_STATUS));
+	snprintf(c->reason, sizeof(c->reason), "%s", mm_csv_get(in, MM_CASE_REASON));
 }
 
 /* Run wl once under o; its results.csv rows and its cases.csv record. */
@@ -568,6 +607,14 @@ static void test_precision_cases(void)
 	CHECK("precision: without --precision, -i iterations (fixed), precision recorded",
 	      run_pcase(dir, &pwl_noisy, &o, &oc, &c) == MM_PASS && oc.iterations == 3 &&
 	      oc.stop == MM_STOP_FIXED && isfinite(oc.pct) && !strcmp(c.stop, "fixed"));
+	o.iterations = 1;
+	CHECK("emit: a metric in no row of the table fails the case, naming it",
+	      run_pcase(dir, &pwl_unlisted, &o, &oc, &c) == MM_FAIL && c.n == 1 &&
+	      !strcmp(c.status, "fail") &&
+	      strstr(c.reason, "metric 't_unlisted' is in no row of the workload's metric table"));
+	CHECK("emit: an exact row, then --probe's rows, then the first family decide",
+	      run_pcase(dir, &pwl_family, &o, &oc, &c) == MM_PASS &&
+	      !strcmp(c.better, "f_exact=higher;f_x=info;calls_per_page:fn=lower;g=lower;"));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("unit: could not remove %s\n", dir);

@@ -89,10 +89,8 @@ static int hello_run(struct mm_ctx *ctx)
 			      resident, npages);
 		goto out;
 	}
-	mm_emit(ctx, "fault_ns_per_page", (double)mm_phase_ns(&ph) / (double)npages,
-		"ns", MM_LOWER);
-	mm_emit(ctx, "faults_per_page", (double)mm_phase_minflt(&ph) / (double)npages,
-		"faults", MM_INFO);
+	mm_emit(ctx, "fault_ns_per_page", (double)mm_phase_ns(&ph) / (double)npages, "ns");
+	mm_emit(ctx, "faults_per_page", (double)mm_phase_minflt(&ph) / (double)npages, "faults");
 out:
 	munmap(buf, len);
 	free(vec);
