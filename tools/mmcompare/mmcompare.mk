@@ -1,5 +1,5 @@
-# tools/mmcompare: mmcompare, mmplot, the CSV reader's fuzz harness and the
-# bench-compare benchmark. Tests live in tests/compare/.
+# tools/mmcompare: mmcompare, mmplot and the CSV reader's fuzz harness
+# (make bench-compare is in tools/selfbench/). Tests live in tests/compare/.
 
 MMC := tools/mmcompare
 # libcsv reads and quotes CSV; GSL gives the Student t distribution.
@@ -12,7 +12,6 @@ MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o) \
 	$(MMRES_SRCS:bench/%.c=tests/compare/%.asan.o)
 
 ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/mdc
-BENCH_TARGETS += bench-compare
 CHECK_DEPS += tests/compare/mmcompare.asan tests/compare/mmplot.asan \
 	tests/compare/stats_unit.asan $(MMC)/fuzz_reader
 CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/mdc $(MMC)/fuzz_reader \
@@ -29,11 +28,10 @@ $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 $(MMC)/mmcompare: $(MMC)/verdict.o $(MMC)/profdiff.o
 tests/compare/mmcompare.asan: tests/compare/verdict.asan.o tests/compare/profdiff.asan.o
 
-# mdc: the MDC formula (bench/mdc.h) for scripts: tools/bench/lib.sh asks
-# it, so the benchmarks that source lib.sh need it built
+# mdc: the MDC formula (bench/mdc.h) for scripts: tools/selfbench/lib.sh
+# asks it
 $(MMC)/mdc: $(MMC)/mdc.o $(MMRS_OBJS) $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
-bench-pageout bench-thp: $(MMC)/mdc
 
 $(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS)
@@ -63,11 +61,5 @@ $(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h $(M
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -g -O1 -Ibench \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o $@ $(filter %.c,$^) $(MMC_LIBS)
-
-# Compare two synthetic result sets of 1,000,000 rows each; report wall
-# time and peak RSS against the targets (2 s, 300 MB).
-.PHONY: bench-compare
-bench-compare: $(MMC)/mmcompare $(MMC)/gen_synth $(MMC)/runstat
-	@$(MMC)/bench-compare.sh
 
 -include $(wildcard $(MMC)/*.d tests/compare/*.d)
