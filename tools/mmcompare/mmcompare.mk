@@ -23,10 +23,12 @@ $(MMC)/%.o: $(MMC)/%.c
 
 $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
-# the verdict view is mmcompare's alone, and so are the kernel profiles
-# beside it (profdiff, mmprofile's reader)
-$(MMC)/mmcompare: $(MMC)/verdict.o $(MMC)/profdiff.o
-tests/compare/mmcompare.asan: tests/compare/verdict.asan.o tests/compare/profdiff.asan.o
+# the outputs are mmcompare's alone: its views, the verdict, and the kernel
+# profiles beside it (profdiff, mmprofile's reader)
+# mmcompare's outputs (mmcompare.h)
+MMC_OUT := cmpfmt cmptext cmpprof cmpcsv cmpmd verdict profdiff
+$(MMC)/mmcompare: $(MMC_OUT:%=$(MMC)/%.o)
+tests/compare/mmcompare.asan: $(MMC_OUT:%=tests/compare/%.asan.o)
 
 # mdc: the MDC formula (bench/mdc.h) for scripts: tools/selfbench/lib.sh
 # asks it

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare_csv.h"
 #include "history.h"
 #include "judge.h"
 
@@ -785,10 +786,17 @@ struct cmpfile {
 	size_t n;
 };
 
-static const char *const cmp_need[] = {
-	"workload", "case", "metric", "unit", "better", "side", "n", "mean_type", "mean",
-	"change_pct", "p_value", "verdict", NULL,
+/* The columns of compare.csv (compare_csv.h) a digest needs. */
+static const enum compare_csv_col cmp_need[] = {
+	CC_WORKLOAD, CC_CASE, CC_METRIC, CC_UNIT, CC_BETTER, CC_SIDE, CC_N, CC_MEAN_TYPE,
+	CC_MEAN, CC_CHANGE_PCT, CC_P_VALUE, CC_VERDICT,
 };
+
+/* Row r's value in column c of compare.csv, found by its name in the header. */
+static const char *cc_get(const struct tab *t, const struct tab_row *r, enum compare_csv_col c)
+{
+	return tab_get(t, r, compare_csv_name(c));
+}
 
 static bool num(const char *s, double *v)
 {
@@ -806,23 +814,23 @@ static void cline_fill(struct cmpfile *c, const struct tab_row *r, const struct 
 	struct cline *l = &c->l[c->n++];
 	const struct tab *t = &c->t;
 
-	l->workload = tab_get(t, r, "workload");
-	l->kase = tab_get(t, r, "case");
-	l->metric = tab_get(t, r, "metric");
-	l->unit = tab_get(t, r, "unit");
-	l->mean_type = tab_get(t, r, "mean_type");
-	l->verdict = tab_get(t, r, "verdict");
-	num(tab_get(t, r, "mean"), &l->mean);
-	l->pct_ok = num(tab_get(t, r, "change_pct"), &l->pct);
-	l->p_ok = num(tab_get(t, r, "p_value"), &l->p);
-	l->base_ok = base && num(tab_get(t, base, "mean"), &l->base_mean);
+	l->workload = cc_get(t, r, CC_WORKLOAD);
+	l->kase = cc_get(t, r, CC_CASE);
+	l->metric = cc_get(t, r, CC_METRIC);
+	l->unit = cc_get(t, r, CC_UNIT);
+	l->mean_type = cc_get(t, r, CC_MEAN_TYPE);
+	l->verdict = cc_get(t, r, CC_VERDICT);
+	num(cc_get(t, r, CC_MEAN), &l->mean);
+	l->pct_ok = num(cc_get(t, r, CC_CHANGE_PCT), &l->pct);
+	l->p_ok = num(cc_get(t, r, CC_P_VALUE), &l->p);
+	l->base_ok = base && num(cc_get(t, base, CC_MEAN), &l->base_mean);
 	l->jv = judge_apply(jo, l->workload, l->metric, l->verdict, l->pct, l->pct_ok);
 	/* mmcompare marks a line present on one side only "missing" on both
 	 * rows; NEW lacks it when its own row counts no value. */
-	l->gone = !strcmp(l->verdict, "missing") && !strcmp(tab_get(t, r, "n"), "0") &&
-		  strcmp(tab_get(t, r, "better"), "info") &&
+	l->gone = !strcmp(l->verdict, "missing") && !strcmp(cc_get(t, r, CC_N), "0") &&
+		  strcmp(cc_get(t, r, CC_BETTER), "info") &&
 		  judge_metric(jo, l->workload, l->metric);
-	l->exact = tab_get(t, r, "exact") && !strcmp(tab_get(t, r, "exact"), "1");
+	l->exact = cc_get(t, r, CC_EXACT) && !strcmp(cc_get(t, r, CC_EXACT), "1");
 }
 
 /* Cases the host kept from being measured tonight: "WORKLOAD<TAB>CASE"
@@ -887,11 +895,11 @@ static void notmeas_free(struct notmeas *nm)
 
 static bool same_line(const struct tab *t, const struct tab_row *a, const struct tab_row *b)
 {
-	static const char *const k[] = { "workload", "case", "metric", NULL };
-	int i;
+	static const enum compare_csv_col k[] = { CC_WORKLOAD, CC_CASE, CC_METRIC };
+	size_t i;
 
-	for (i = 0; k[i]; i++)
-		if (strcmp(tab_get(t, a, k[i]), tab_get(t, b, k[i])))
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (strcmp(cc_get(t, a, k[i]), cc_get(t, b, k[i])))
 			return false;
 	return true;
 }
@@ -901,21 +909,20 @@ static int cmp_load(struct cmpfile *c, const char *path, const struct judge_opts
 {
 	const struct tab_row *base = NULL;
 	size_t i;
-	int k;
 
 	memset(c, 0, sizeof(*c));
 	if (tab_load(&c->t, path, NULL, false))
 		return die_usage("%s", c->t.err);
-	for (k = 0; cmp_need[k]; k++)
-		if (tab_col(&c->t, cmp_need[k]) < 0)
+	for (i = 0; i < sizeof(cmp_need) / sizeof(cmp_need[0]); i++)
+		if (tab_col(&c->t, compare_csv_name(cmp_need[i])) < 0)
 			return die_usage("%s: no column '%s': not an mmcompare --csv output", path,
-					 cmp_need[k]);
+					 compare_csv_name(cmp_need[i]));
 	c->l = calloc(c->t.nrows + 1, sizeof(*c->l));
 	if (!c->l)
 		return die_usage("out of memory");
 	for (i = 0; i < c->t.nrows; i++) {
 		const struct tab_row *r = &c->t.rows[i];
-		const char *side = tab_get(&c->t, r, "side");
+		const char *side = cc_get(&c->t, r, CC_SIDE);
 
 		if (!strcmp(side, "0"))
 			base = r;

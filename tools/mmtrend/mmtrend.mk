@@ -40,8 +40,9 @@ $(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 # The tests run the ASan/UBSan builds on their bad inputs and crashes.
-$(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ $^ $(MMT_LIBS)
+$(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c) $(MMT_MMC)/compare_csv.h
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench -o $@ \
+		$(filter %.c,$^) $(MMT_LIBS)
 
 $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
 		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c) $(MMRS_SRCS)
