@@ -29,6 +29,10 @@ $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 MMC_OUT := cmpfmt cmptext cmpprof cmpcsv cmpmd verdict profdiff
 $(MMC)/mmcompare: $(MMC_OUT:%=$(MMC)/%.o)
 tests/compare/mmcompare.asan: $(MMC_OUT:%=tests/compare/%.asan.o)
+# mmplot's charts (mmplot.h)
+MMC_PLOT := plotfile plotscale plotchange
+$(MMC)/mmplot: $(MMC_PLOT:%=$(MMC)/%.o)
+tests/compare/mmplot.asan: $(MMC_PLOT:%=tests/compare/%.asan.o)
 
 # mdc: the MDC formula (bench/mdc.h) for scripts: tools/selfbench/lib.sh
 # asks it
