@@ -4,7 +4,6 @@
  * the mmtests layout (--all, --brief), the cases that did not pass, and
  * the default verdict view around them (verdict.c).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

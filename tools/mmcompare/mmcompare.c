@@ -12,12 +12,10 @@
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "mmcompare.h"
 

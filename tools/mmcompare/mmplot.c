@@ -19,16 +19,13 @@
  * through gptext.h (a filtered, single-quoted copy): labels and case strings
  * are data, never gnuplot commands. mmplot.h names the file of each chart.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "gptext.h"
 #include "mmplot.h"

@@ -4,10 +4,8 @@
  * (threads, instances, mlock_pct) the mean against that parameter, one line
  * per label (the thpscale scaling plot).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "gptext.h"
 #include "mmplot.h"
