@@ -202,11 +202,6 @@ int mm_csv_append_fields(const char *name, const char *header,
 	return mm_csv_append(name, header, line);
 }
 
-static const char *better_str(enum mm_better b)
-{
-	return b == MM_LOWER ? "lower" : b == MM_HIGHER ? "higher" : "info";
-}
-
 static const char schema_str[] = MM_SCHEMA_STR;
 
 void mm_row_ident(const char **f, const struct workload *wl,
@@ -307,7 +302,7 @@ static int metric_declare(const struct workload *wl, const char *metric,
 	f[MM_MET_WORKLOAD] = wl->name;
 	f[MM_MET_METRIC] = metric;
 	f[MM_MET_UNIT] = unit;
-	f[MM_MET_BETTER] = better_str(better);
+	f[MM_MET_BETTER] = mm_better_str(better);
 	f[MM_MET_ROLE] = role == MM_EVIDENCE ? "evidence" : "context";
 	f[MM_MET_TIMED] = timed ? "1" : "0";
 	f[MM_MET_CLAIM] = claim ? claim : "";
@@ -366,7 +361,7 @@ int mm_emit_role(struct mm_ctx *ctx, const char *metric, double value,
 	f[MM_RES_METRIC] = metric;
 	f[MM_RES_VALUE] = val;
 	f[MM_RES_UNIT] = unit;
-	f[MM_RES_BETTER] = better_str(better);
+	f[MM_RES_BETTER] = mm_better_str(better);
 	return mm_csv_append_fields(ctx->warmup ? "warmup.csv" : "results.csv",
 				    MM_RESULTS_HEADER, f, MM_RES_NCOLS);
 }

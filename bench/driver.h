@@ -3,6 +3,8 @@
 #define MMBENCH_DRIVER_H
 
 #include "core.h"
+#include "label.h"	/* mm_label_check, mm_escape */
+#include "numbers.h"	/* mm_decimal_real, mm_parse_decimal */
 
 struct mm_opts {
 	int iterations;		/* measured iterations; with --precision the minimum */
@@ -27,17 +29,6 @@ struct mm_case_outcome {
 	int nwatched;		/* watched metrics the case emitted */
 	int stop;		/* enum mm_stop */
 };
-
-/* The label rule (params.c): see mm_label_check(). */
-#define MM_LABEL_MAX 100
-/* 0 if label may name a run, else -1 with the reason (naming it) in why. */
-int mm_label_check(const char *label, char *why, size_t len);
-/* A decimal number: [-]digits[.digits][e[+-]digits], nothing else. */
-bool mm_decimal_real(const char *s);
-/* A decimal integer ([-]digits, nothing else): 0, -EINVAL or -ERANGE. */
-int mm_parse_decimal(const char *s, long long *out);
-/* s for a message: control characters and '\' as \xNN. */
-void mm_escape(const char *s, char *out, size_t len);
 
 void mm_driver_signals(void);
 int mm_driver_interrupted(void);

@@ -26,16 +26,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "exitcodes.h"	/* enum mm_status: the exit codes (MM_PASS, ...) */
 #include "log.h"
 #include "results.h"
-
-/* Exit codes shared by the driver, workloads and tests (kselftest style). */
-enum mm_status {
-	MM_PASS = 0,
-	MM_FAIL = 1,
-	MM_USAGE = 2,
-	MM_SKIP = 4,
-};
 
 /* ---------------------------------------------------------------- params */
 
@@ -151,7 +144,7 @@ struct mm_ctx {
 	void *priv;		/* the workload's state from prepare() */
 };
 
-enum mm_better { MM_LOWER, MM_HIGHER, MM_INFO };
+/* enum mm_better (which way a metric improves): results.h */
 
 /*
  * A workload's metric table (struct workload .metrics). It names the

@@ -70,12 +70,12 @@ static void decl_row(struct mm_csv_in *in, void *arg)
 {
 	struct runs *r = arg;
 	const char *better = mm_csv_get(in, MM_MET_BETTER);
-	enum mm_better b = !strcmp(better, "lower") ? MM_LOWER :
-			   !strcmp(better, "higher") ? MM_HIGHER : MM_INFO;
+	enum mm_better b = MM_INFO;	/* a word it does not know: never watched */
 	enum mm_role role = !strcmp(mm_csv_get(in, MM_MET_ROLE), "evidence") ?
 			    MM_EVIDENCE : MM_CONTEXT;
 	bool timed = !strcmp(mm_csv_get(in, MM_MET_TIMED), "1");
 
+	mm_better_parse(better, &b);
 	if (!mm_prec_watched(role, b, timed, r->emulated))
 		return;
 	if (r->ndecl == r->capdecl) {

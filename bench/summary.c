@@ -115,11 +115,12 @@ static void results_row(struct mm_csv_in *in, void *arg)
 {
 	struct reader *r = arg;
 	const char *v8 = F(value), *better = F(better);
+	enum mm_better b;
 	struct row_acc *a;
 	char key[2400];
 	double v;
 
-	if (strcmp(better, "lower") && strcmp(better, "higher") && strcmp(better, "info")) {
+	if (mm_better_parse(better, &b)) {
 		mm_csv_bad(in, "better '%.40s' is not " MM_BETTER_WORDS, better);
 		return;
 	}
@@ -137,7 +138,7 @@ static void results_row(struct mm_csv_in *in, void *arg)
 		r->bad++;
 		return;
 	}
-	if (strcmp(better, "info") == 0)
+	if (b == MM_INFO)
 		return;
 	snprintf(key, sizeof(key), "%s\t%s\t%s", F(wl), F(kase), F(metric));
 	a = find_acc(r, key);
@@ -152,7 +153,7 @@ static void results_row(struct mm_csv_in *in, void *arg)
  * The minimum detectable change, in % of the mean: the smallest difference
  * a comparison of this run's iterations with another run like it (same N,
  * same spread) finds with 80% power at p < 0.05, the project's one MDC
- * (bench/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N). A
+ * (bench/results/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N). A
  * comparison of runs judges times by the spread between runs, which one
  * run cannot show (tools/mmcompare/README.md). "exact" when no iteration
  * differs (N >= 3: any change shows).

@@ -153,7 +153,7 @@ check "a change between constant sides is exact and judged (worse)" \
 # An unchanged evidence metric says how small a change it could have seen,
 # with 80% power at the level that decides (one comparison: 0.05): sd 1.58
 # on both sides, n = 5, se = sqrt(2 * 2.5 / 5) = 1, df 8: (t(0.975, 8) +
-# t(0.8, 8)) * 1 = 2.306 + 0.889 = 3.19 (bench/mdc.h).
+# t(0.8, 8)) * 1 = 2.306 + 0.889 = 3.19 (bench/results/mdc.h).
 mkrun "$t/sa/r" sa
 mkrun "$t/sb/r" sb
 addrows "$t/sa/r" w "" ev count lower 100 102 98 101 99

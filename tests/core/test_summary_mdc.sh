@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mmbench summary prints, per judged metric, the minimum detectable change
-# (bench/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N) in % of
+# (bench/results/mdc.h): (t(0.975, 2N-2) + t(0.8, 2N-2)) * sd * sqrt(2/N) in % of
 # the mean (what a comparison with another run like this one finds with 80%
 # power at p < 0.05), "exact" when no iteration differs (N >= 3) and "-"
 # with one iteration. Values known here: 10, 12, 14, 16, 18 (mean 14, sd

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the core, built with ASan+UBSan: parameter parsing and
  * validation, case expansion and canonical case strings, the CSV row
- * writer (libcsv quoting, read back with libcsv), percentiles, and the
+ * writer (libcsv quoting, read back with libcsv), the grammar of numbers
+ * and --alpha (bench/results/numbers.c), percentiles, and the
  * settings journal's bookkeeping on a scratch "knob" file. Prints
  * PASS:/FAIL: lines for tests/run.
  */
@@ -189,6 +190,39 @@ static void test_params(void)
 	CHECK("params: a decimal double with an exponent is accepted",
 	      set_expand(&pl, "mid=5e-1", err, sizeof(err)) == 0);
 	mm_plist_free(&pl);
+}
+
+/* The one grammar of numbers and the significance level (numbers.h). */
+static void test_numbers(void)
+{
+	static const char *const good[] = { "0", "-1.5e+3", ".5", "5.", "1E-9", "007" };
+	static const char *const bad[] = { "+5", " 5", "5 ", "0x10", "inf", "nan", "1e",
+					   "", "-", ".", "1e+", "--1", "1.5.2" };
+	static const char *const bad_alpha[] = { "0", "1", "+0.05", "0.05x", "abc", "-0.1",
+						 "0x0.1", "nan" };
+	bool all = true;
+	long long v;
+	double a;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		all &= mm_decimal_real(good[i]);
+	CHECK("numbers: decimal reals accepted", all);
+	all = true;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		all &= !mm_decimal_real(bad[i]);
+	CHECK("numbers: a leading '+', blanks, hex, inf/nan, bare signs refused", all);
+	CHECK("numbers: decimal integer", mm_parse_decimal("-42", &v) == 0 && v == -42);
+	CHECK("numbers: integer refuses '+', a fraction, hex and overflow",
+	      mm_parse_decimal("+1", &v) == -EINVAL && mm_parse_decimal("1.0", &v) == -EINVAL &&
+	      mm_parse_decimal("0x1", &v) == -EINVAL &&
+	      mm_parse_decimal("99999999999999999999", &v) == -ERANGE);
+	CHECK("numbers: --alpha 0.05 and 1e-3 accepted",
+	      mm_parse_alpha("unit", "0.05", &a) == 0 && a == 0.05 &&
+	      mm_parse_alpha("unit", "1e-3", &a) == 0 && a == 1e-3);
+	all = true;
+	for (size_t i = 0; i < sizeof(bad_alpha) / sizeof(bad_alpha[0]); i++)
+		all &= mm_parse_alpha("unit", bad_alpha[i], &a) == -1;
+	CHECK("numbers: --alpha outside (0, 1) or not decimal refused", all);
 }
 
 struct parsed {
@@ -580,6 +614,7 @@ static void test_old_cases(void)
 int main(void)
 {
 	test_params();
+	test_numbers();
 	test_csv();
 	test_schema();
 	test_percentile();

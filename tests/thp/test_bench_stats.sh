@@ -9,7 +9,7 @@ t=$(tmpdir); trap 'rm -rf "$t"' EXIT
 
 # 1..10: mean 5.5, sample sd 3.0276504, CoV 55.048%, MDC@10 = (t(0.975,18)
 # + t(0.8,18)) x CoV x sqrt(0.2) = (2.100922 + 0.862049) x 55.048188 x
-# 0.447214 = 72.943% (the quantiles from mpmath; bench/mdc.h's formula).
+# 0.447214 = 72.943% (the quantiles from mpmath; bench/results/mdc.h's formula).
 seq 1 10 >"$t/v"
 read -r n m sd cov mdc < <(bench_stats "$t/v")
 [ "$n" = 10 ] && [ "$m" = 5.5 ] && [ "$sd" = 3.02765 ] && [ "$cov" = 55.048 ] && [ "$mdc" = 72.943 ] &&

@@ -95,7 +95,7 @@ static void csv_range(const void *arg, size_t from, size_t to, FILE *f)
 			csvo_str(&o, r->line->metric);
 			csvo_str(&o, r->line->name);
 			csvo_str(&o, r->line->unit);
-			csvo_str(&o, rs_better_str(r->line->better));
+			csvo_str(&o, mm_better_str(r->line->better));
 			csvo_int(&o, i);
 			csvo_str(&o, cmp->set->sides[i].name);
 			csv_cell(&o, cmp, r, i);

@@ -124,7 +124,7 @@ const char *row_note(const struct cmp *cmp, const struct cmp_row *r)
 	bool ev = r->line->evidence;
 	int i;
 
-	if (r->line->better == RS_INFO)
+	if (r->line->better == MM_INFO)
 		return "info: not judged";
 	if (any_verdict(cmp, r, CMP_TOO_FEW))
 		return "n<3: no significance claimed";

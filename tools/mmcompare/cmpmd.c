@@ -138,7 +138,7 @@ static void md_workload(const struct cmp *cmp, const struct rs_workload *w, FILE
 		md_str(f, r->line->name);
 		fprintf(f, " | %s | ", cmp_mean_name(r));
 		md_str(f, r->line->unit);
-		fprintf(f, " | %s |", rs_better_str(r->line->better));
+		fprintf(f, " | %s |", mm_better_str(r->line->better));
 		for (i = 0; i < cmp->nsides; i++) {
 			md_side_cell(f, &r->cell[i]);
 			if (i)

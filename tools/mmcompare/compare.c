@@ -58,7 +58,7 @@ static bool use_hmean(const struct rs_line *l, int nsides)
 {
 	int i;
 
-	if (l->better != RS_HIGHER)
+	if (l->better != MM_HIGHER)
 		return false;
 	for (i = 0; i < nsides && i < l->nvals; i++)
 		for (size_t k = 0; k < l->vals[i].n; k++)
@@ -72,14 +72,14 @@ static bool use_hmean(const struct rs_line *l, int nsides)
  * base of 0 has none (the absolute change is shown); a change that does
  * not fit a double (values near its range) overflowed.
  */
-static void pct_change(enum rs_better better, double b, double x, struct cmp_cell *c)
+static void pct_change(enum mm_better better, double b, double x, struct cmp_cell *c)
 {
 	if (b == 0) {
 		c->pct_ok = x == 0;
 		c->pct = 0;
 		return;
 	}
-	c->pct = (better == RS_LOWER ? b - x : x - b) / fabs(b) * 100.0;
+	c->pct = (better == MM_LOWER ? b - x : x - b) / fabs(b) * 100.0;
 	c->pct_ok = isfinite(c->pct);
 	if (!c->pct_ok) {
 		c->pct = 0;
@@ -87,11 +87,11 @@ static void pct_change(enum rs_better better, double b, double x, struct cmp_cel
 	}
 }
 
-static bool is_better(enum rs_better better, const struct cmp_cell *c)
+static bool is_better(enum mm_better better, const struct cmp_cell *c)
 {
 	if (c->pct_ok && c->pct != 0)
 		return c->pct > 0;
-	return better == RS_LOWER ? c->diff < 0 : c->diff > 0;
+	return better == MM_LOWER ? c->diff < 0 : c->diff > 0;
 }
 
 /* Every value of the side the same (counts under the VM lab often are). */
@@ -145,7 +145,7 @@ static void judge(const struct cmp *cmp, int side, const struct rs_line *l,
 			!c->w.ok);
 	if (!isfinite(c->diff))
 		c->diff = 0;
-	if (l->better == RS_INFO) {
+	if (l->better == MM_INFO) {
 		c->verdict = CMP_INFO;
 		return;
 	}
@@ -308,7 +308,7 @@ static void count(struct cmp *c, const struct cmp_row *r)
 			c->ev_toofew += v == CMP_TOO_FEW;
 			c->ev_onerun += v == CMP_ONE_RUN;
 		}
-		if (!r->cell[i].present && r->cell[0].present && r->line->better != RS_INFO &&
+		if (!r->cell[i].present && r->cell[0].present && r->line->better != MM_INFO &&
 		    !(r->line->timed && (c->emulated[0] || c->emulated[i]) &&
 		      !c->opts.judge_emulated))
 			c->nmissing_new++;

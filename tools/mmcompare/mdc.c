@@ -33,7 +33,7 @@ static int usage(void)
 static int number(const char *what, const char *s, double lo, double hi, bool open,
 		  double *out)
 {
-	*out = rs_is_decimal(s) ? strtod(s, NULL) : NAN;
+	*out = mm_decimal_real(s) ? strtod(s, NULL) : NAN;
 	if (isfinite(*out) && (open ? *out > lo && *out < hi : *out >= lo && *out <= hi))
 		return 0;
 	fprintf(stderr, "mdc: %s '%s': want a decimal number %s %g and %g\n", what, s,

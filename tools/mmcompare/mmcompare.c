@@ -50,10 +50,10 @@ static void usage(FILE *f)
 		"exit: 0 ok, 2 usage or bad input, 3 regression (--fail-on-regression)\n");
 }
 
-/* A decimal number (the result files' rule: rs_is_decimal()) in (0, 1). */
+/* A decimal number (the result files' rule: mm_decimal_real()) in (0, 1). */
 static int parse_alpha(const char *s, double *alpha)
 {
-	*alpha = rs_is_decimal(s) ? strtod(s, NULL) : NAN;
+	*alpha = mm_decimal_real(s) ? strtod(s, NULL) : NAN;
 	if (!(*alpha > 0 && *alpha < 1)) {
 		fprintf(stderr, "mmcompare: --alpha '%s': want a decimal number between 0 and 1 "
 			"(such as 0.05)\n", s);

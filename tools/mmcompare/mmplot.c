@@ -80,8 +80,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'l': o->prefix = optarg; break;
 		case 'g': o->gnuplot = optarg; break;
 		case 'a':
-			/* decimal only, the result files' rule (rs_is_decimal) */
-			o->alpha = rs_is_decimal(optarg) ? strtod(optarg, NULL) : NAN;
+			/* decimal only, the result files' rule (mm_decimal_real) */
+			o->alpha = mm_decimal_real(optarg) ? strtod(optarg, NULL) : NAN;
 			if (!(o->alpha > 0 && o->alpha < 1)) {
 				fprintf(stderr, "mmplot: --alpha '%s': want a decimal number between "
 					"0 and 1 (such as 0.05)\n", optarg);

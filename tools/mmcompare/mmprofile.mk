@@ -12,7 +12,7 @@ tools/mmcompare/mmprofile: tools/mmcompare/mmprofile.o tools/mmcompare/profdiff.
 # The same program with ASan/UBSan for the tests (bad input, torn files).
 tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/profdiff.c \
 		tools/mmcompare/profdiff.h tools/mmcompare/gptext.h \
-		$(MMRES_SRCS) bench/csvio.h bench/results.h
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ \
+		$(MMRES_SRCS) bench/results/csvio.h bench/results/results.h
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench/results -o $@ \
 		$(filter %.c,$^) $(MMRES_LIBS) -lm
 CHECK_DEPS += tests/profile/mmprofile.asan

@@ -180,7 +180,7 @@ static double pct_shown(const struct cmp_row *r, const struct cmp_cell *c)
 
 	if (c->pct_ok)
 		v = c->pct;
-	else if (r->line->better == RS_LOWER)
+	else if (r->line->better == MM_LOWER)
 		v = c->diff < 0 ? PCT_CLIP : -PCT_CLIP;
 	else
 		v = c->diff > 0 ? PCT_CLIP : -PCT_CLIP;
@@ -202,7 +202,7 @@ static void change_data(struct plotter *pl, struct pct_row *pr, size_t n)
 			o += snprintf(label + o, sizeof(label) - o, " [evidence]");
 		if (c->exact && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [exact]");
-		if (pr[k].r->line->better == RS_INFO && o < sizeof(label))
+		if (pr[k].r->line->better == MM_INFO && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [info: raw change]");
 		if (!c->pct_ok && c->overflow && o < sizeof(label))
 			o += snprintf(label + o, sizeof(label) - o, " [change overflowed: %+.4g %s]",

@@ -179,8 +179,8 @@ static bool row_drawn(struct plotter *pl, const struct cmp_row *r, bool count)
 void metric_title(const struct rs_line *l, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s (%s%s%s)", l->metric, l->unit, *l->unit ? ", " : "",
-		 l->better == RS_LOWER ? "lower is better" :
-		 l->better == RS_HIGHER ? "higher is better" : "info");
+		 l->better == MM_LOWER ? "lower is better" :
+		 l->better == MM_HIGHER ? "higher is better" : "info");
 }
 
 /* ------------------------------------------------------------ bars */

@@ -109,7 +109,7 @@ static size_t scale_rows(const struct plotter *pl, const struct rs_workload *w,
 	for (k = w->first; k < w->first + w->count; k++) {
 		const struct cmp_row *row = &pl->cmp->rows[k];
 
-		if ((judged && row->line->better == RS_INFO) || !row_plottable(pl, row))
+		if ((judged && row->line->better == MM_INFO) || !row_plottable(pl, row))
 			continue;
 		r = case_without(row->line->kase, key);
 		if (r && !strcmp(r, rest) && case_num(row->line->kase, key, &xr[n].x))
@@ -191,7 +191,7 @@ static bool has_judged(const struct plotter *pl, const struct rs_workload *w)
 	size_t k;
 
 	for (k = w->first; k < w->first + w->count; k++)
-		if (pl->cmp->rows[k].line->better != RS_INFO)
+		if (pl->cmp->rows[k].line->better != MM_INFO)
 			return true;
 	return false;
 }

@@ -185,7 +185,7 @@ static struct dline *find_line(struct detect *d, const struct rs_line *l)
 	*x = (struct dline){
 		.workload = keep_str(d, l->workload), .kase = keep_str(d, l->kase),
 		.metric = keep_str(d, l->metric), .unit = keep_str(d, l->unit),
-		.better = l->better == RS_HIGHER ? 1 : -1,
+		.better = l->better == MM_HIGHER ? 1 : -1,
 		.v = malloc(d->nruns * sizeof(double)), .wcov = malloc(d->nruns * sizeof(double)),
 	};
 	if (!x->workload || !x->kase || !x->metric || !x->unit || !x->v || !x->wcov)
@@ -225,7 +225,7 @@ int load_run(struct detect *d, int run)
 		bool pos = true;
 		double sum = 0, inv = 0, mn, mx, m;
 
-		if (l->better == RS_INFO || !vv || !vv->n ||
+		if (l->better == MM_INFO || !vv || !vv->n ||
 		    !judge_metric(&d->jo, l->workload, l->metric))
 			continue;
 		x = find_line(d, l);
@@ -244,7 +244,7 @@ int load_run(struct detect *d, int run)
 			mx = vv->v[k] > mx ? vv->v[k] : mx;
 		}
 		m = sum / vv->n;
-		if (l->better == RS_HIGHER && pos) {
+		if (l->better == MM_HIGHER && pos) {
 			x->v[run] = vv->n / inv;
 			x->nhmean++;
 		} else {

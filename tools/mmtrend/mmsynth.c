@@ -51,14 +51,14 @@ static void usage(FILE *f)
 static int parse_line(struct synth *s, const char *arg)
 {
 	struct sline *l = &s->line[s->nline];
+	enum mm_better b;
 	char extra;
 
 	if (s->nline == MAX_LINES)
 		return -1;
 	if (sscanf(arg, "%63s %255s %63s %31s %7s %lf %lf %c", l->workload, l->kase, l->metric,
 		   l->unit, l->better, &l->mean, &l->sd, &extra) != 7 || l->sd < 0 ||
-	    (strcmp(l->better, "lower") && strcmp(l->better, "higher") &&
-	     strcmp(l->better, "info")))
+	    mm_better_parse(l->better, &b))
 		return -1;
 	s->nline++;
 	return 0;

@@ -430,7 +430,7 @@ static int point_from(struct trend *t, int run, const struct cmp *c, const struc
 	const struct cmp_cell *cell = &r->cell[c->nsides - 1];
 	struct tr_point *p;
 
-	if (l->better == RS_INFO || !cell->present ||
+	if (l->better == MM_INFO || !cell->present ||
 	    !judge_metric(&t->o.jo, l->workload, l->metric))
 		return 0;
 	p = new_point(t);
@@ -442,7 +442,7 @@ static int point_from(struct trend *t, int run, const struct cmp *c, const struc
 	p->kase = strdup(l->kase);
 	p->metric = strdup(l->metric);
 	p->unit = strdup(l->unit);
-	p->better = strdup(rs_better_str(l->better));
+	p->better = strdup(mm_better_str(l->better));
 	p->facts = strdup(facts);
 	p->hmean = r->hmean;
 	p->mean = cell->sum.mean;

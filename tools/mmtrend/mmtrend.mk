@@ -7,7 +7,7 @@
 
 MMT := tools/mmtrend
 # mmcompare's sources (tools/mmcompare/mmcompare.mk builds their objects);
-# the result-set reader is the core's (bench/resultset*.c).
+# the result-set reader is the core's (bench/results/resultset*.c).
 MMT_MMC := tools/mmcompare
 MMT_MMC_CORE := stats compare
 # libcsv reads and writes every CSV; GSL: Student t (via mmcompare's
@@ -22,7 +22,7 @@ ALL_TARGETS += $(MMT_PROGS)
 CLEAN_FILES += $(MMT_PROGS) $(MMT_PROGS:%=%-san)
 
 $(MMT)/%.o: $(MMT)/%.c
-	$(CC) $(CFLAGS) -I$(MMT_MMC) -Ibench -c -o $@ $<
+	$(CC) $(CFLAGS) -I$(MMT_MMC) -Ibench/results -c -o $@ $<
 
 # mmhistory's commands (mmhistory.h)
 MMT_HIST := mmhistory histkeep histdigest histledger
@@ -45,15 +45,15 @@ $(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE
 
 # The tests run the ASan/UBSan builds on their bad inputs and crashes.
 $(MMT)/mmhistory-san: $(MMT_HIST:%=$(MMT)/%.c) $(MMT_COMMON:.o=.c) $(MMT_MMC)/compare_csv.h
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench -o $@ \
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench/results -o $@ \
 		$(filter %.c,$^) $(MMT_LIBS)
 
 $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
 		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c) $(MMRS_SRCS)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench -o $@ $^ $(MMT_LIBS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench/results -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmchange-san: $(MMT_CHG:%=$(MMT)/%.c) $(MMT)/changepoint.c $(MMT_COMMON:.o=.c) $(MMRS_SRCS)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -o $@ $^ $(MMT_LIBS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench/results -o $@ $^ $(MMT_LIBS)
 
 CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san $(MMT)/mmchange-san
 

@@ -19,7 +19,7 @@ bench-thp: bench/mmbench $(SELFBENCH)/ref_thpscale $(SELFBENCH)/floor
 
 # Harness overhead benchmark (make bench-overhead).
 $(SELFBENCH)/overhead: $(SELFBENCH)/overhead.c $(filter-out bench/main.o,$(MMBENCH_OBJS))
-	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(MMBENCH_LIBS)
+	$(CC) $(CFLAGS) -Ibench -Ibench/results -o $@ $^ $(MMBENCH_LIBS)
 CLEAN_FILES += $(SELFBENCH)/overhead
 BENCH_TARGETS += bench-overhead
 

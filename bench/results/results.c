@@ -37,6 +37,25 @@ int mm_schema_earlier(const char *header, const char *file_header)
 	return -1;
 }
 
+static const char *const better_words[] = {
+	[MM_LOWER] = "lower", [MM_HIGHER] = "higher", [MM_INFO] = "info",
+};
+
+int mm_better_parse(const char *s, enum mm_better *b)
+{
+	for (int i = MM_LOWER; i <= MM_INFO; i++)
+		if (!strcmp(s, better_words[i])) {
+			*b = (enum mm_better)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *mm_better_str(enum mm_better b)
+{
+	return better_words[b];
+}
+
 const char *mm_schema_header(const char *file)
 {
 	for (const struct mm_schema_file *f = mm_schema_files; f->name; f++)

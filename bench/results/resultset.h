@@ -22,10 +22,11 @@
 #include <stddef.h>
 
 #include "bigmem.h"
+#include "results.h"	/* enum mm_better */
+#include "numbers.h"	/* mm_decimal_real: the decimal rule of every number */
 
 #define RS_MAX_SIDES 16
 
-enum rs_better { RS_LOWER, RS_HIGHER, RS_INFO };
 
 /* rs_init() flags */
 #define RS_PER_ARG	(1u << 0)	/* one side per argument, not per label */
@@ -52,7 +53,7 @@ struct rs_vals {
 /* One (workload, case, metric) with its values on every side. */
 struct rs_line {
 	const char *workload, *kase, *metric, *unit;
-	enum rs_better better;
+	enum mm_better better;
 	int wl_order, case_order, metric_order;
 	const char *file;	/* where it was first seen, for conflicts */
 	long lineno;
@@ -187,7 +188,6 @@ int rs_new_run(struct rs_set *s, const char *path);
  * build display names. */
 int rs_finish(struct rs_set *s);
 
-const char *rs_better_str(enum rs_better b);
 /* How many runs gave values to v (0 when it has none). */
 static inline size_t rs_vals_nruns(const struct rs_vals *v)
 {
@@ -199,12 +199,6 @@ static inline void rs_vals_run(const struct rs_vals *v, size_t i, size_t *from, 
 	*from = i ? v->run_start[i - 1] : 0;
 	*to = i < v->nrun_start ? v->run_start[i] : v->n;
 }
-/*
- * The decimal rule of every number in a result file (and of the tools'
- * numeric options): [-+]digits[.digits][e[-+]digits] or [-+].digits...;
- * no blanks, no hexadecimal, no inf or nan.
- */
-bool rs_is_decimal(const char *p);
 /* The side name a run's notes belong to (its label when it has no rows). */
 const char *rs_run_side_name(const struct rs_set *s, const struct rs_run *r,
 			     const struct rs_case_note *n);

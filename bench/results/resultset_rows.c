@@ -47,42 +47,12 @@ static int parse_int(struct csvt *t, int col, const char *what, long *out)
 	return 0;
 }
 
-/*
- * [-+]digits[.digits][e[-+]digits] or [-+].digits...: what the core's %.12g
- * writes. strtod() alone would also take leading blanks, hex (0x10,
- * 0x1p3), inf and nan.
- */
-bool rs_is_decimal(const char *p)
-{
-	bool digits = false;
-
-	if (*p == '-' || *p == '+')
-		p++;
-	for (; *p >= '0' && *p <= '9'; p++)
-		digits = true;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			digits = true;
-	if (!digits)
-		return false;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '-' || *p == '+')
-			p++;
-		if (!(*p >= '0' && *p <= '9'))
-			return false;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	return *p == '\0';
-}
-
 static int parse_value(struct csvt *t, int col, const char *what, double *out)
 {
 	const char *p = fld(t, col);
 	char *end, b[64];
 
-	if (!rs_is_decimal(p))
+	if (!mm_decimal_real(p))
 		return ct_err(t, "%s '%s' is not a decimal number", what,
 			      ct_show(t, col, b, sizeof(b)));
 	*out = strtod(p, &end);
@@ -130,19 +100,13 @@ static int check_case(struct csvt *t, int col)
 	return 0;
 }
 
-static int parse_better(struct csvt *t, enum rs_better *b)
+static int parse_better(struct csvt *t, enum mm_better *b)
 {
 	const char *p = fld(t, C_BETTER);
 	char sb[64];
 
-	if (!strcmp(p, "lower"))
-		*b = RS_LOWER;
-	else if (!strcmp(p, "higher"))
-		*b = RS_HIGHER;
-	else if (!strcmp(p, "info"))
-		*b = RS_INFO;
-	else
-		return ct_err(t, "better '%s' is not lower, higher or info",
+	if (mm_better_parse(p, b))
+		return ct_err(t, "better '%s' is not " MM_BETTER_WORDS,
 			      ct_show(t, C_BETTER, sb, sizeof(sb)));
 	return 0;
 }
@@ -337,7 +301,7 @@ bool rs_line_eq(const struct rs_set *s, size_t idx, const void *const k[4])
 }
 
 struct rs_line *rs_new_line(struct rs_set *s, const void *const k[4], const char *unit,
-			    enum rs_better better, const char *file, long lineno)
+			    enum mm_better better, const char *file, long lineno)
 {
 	struct rs_line *l;
 
@@ -359,7 +323,7 @@ struct rs_line *rs_new_line(struct rs_set *s, const void *const k[4], const char
 	return l;
 }
 
-static struct rs_line *lookup_line(struct csvt *t, enum rs_better better)
+static struct rs_line *lookup_line(struct csvt *t, enum mm_better better)
 {
 	struct rs_set *s = t->s;
 	const void *k[4];
@@ -401,7 +365,7 @@ static bool line_matches(const struct csvt *t, const struct rs_line *l)
  * that followed the previous row's line last time is tried first; the
  * string table and the index are only needed when that guess fails.
  */
-static struct rs_line *find_line(struct csvt *t, enum rs_better better)
+static struct rs_line *find_line(struct csvt *t, enum mm_better better)
 {
 	struct rs_set *s = t->s;
 	size_t hint = t->prev_line ? s->lines[t->prev_line - 1].next_hint : 0;
@@ -436,7 +400,7 @@ static int line_add(struct csvt *t, struct rs_line *l, int side, double v)
 }
 
 /* The same metric must keep its unit and direction everywhere. */
-static int line_agrees(struct csvt *t, const struct rs_line *l, enum rs_better better)
+static int line_agrees(struct csvt *t, const struct rs_line *l, enum mm_better better)
 {
 	const char *unit = fld(t, C_UNIT);
 
@@ -445,7 +409,7 @@ static int line_agrees(struct csvt *t, const struct rs_line *l, enum rs_better b
 			      l->metric, unit, l->unit, l->file, l->lineno);
 	if (l->better != better)
 		return ct_err(t, "%s/%s: better=%s but %s at %s:%ld", l->workload,
-			      l->metric, rs_better_str(better), rs_better_str(l->better),
+			      l->metric, mm_better_str(better), mm_better_str(l->better),
 			      l->file, l->lineno);
 	return 0;
 }
@@ -472,7 +436,7 @@ static int row_run_id(struct csvt *t)
 
 static int results_row(struct csvt *t)
 {
-	enum rs_better better = RS_INFO;
+	enum mm_better better = MM_INFO;
 	struct rs_line *l;
 	long iter, dup;
 	double v;
@@ -484,8 +448,8 @@ static int results_row(struct csvt *t)
 	    parse_better(t, &better))
 		return -1;
 	/* runs from before metrics.csv: --probe calls per unit were info */
-	if (better == RS_INFO && !strncmp(fld(t, C_METRIC), "calls_per_", 10))
-		better = RS_LOWER;
+	if (better == MM_INFO && !strncmp(fld(t, C_METRIC), "calls_per_", 10))
+		better = MM_LOWER;
 	side = row_side(t, C_LABEL);
 	if (side < 0 || row_run_id(t))
 		return -1;

@@ -233,8 +233,8 @@ static struct rs_line *merge_find(struct rs_set *s, const struct rs_line *x,
 			l->workload, l->metric, unit, l->unit, l->file, l->lineno);
 	else if (l->better != x->better)
 		rs_set_err(s, "%s:%ld: %s/%s: better=%s but %s at %s:%ld", file, x->lineno,
-			l->workload, l->metric, rs_better_str(x->better),
-			rs_better_str(l->better), l->file, l->lineno);
+			l->workload, l->metric, mm_better_str(x->better),
+			mm_better_str(l->better), l->file, l->lineno);
 	else
 		return l;
 	return NULL;

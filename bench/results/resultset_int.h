@@ -158,7 +158,7 @@ int rs_vals_new_run(struct rs_set *s, struct rs_vals *v);
 int rs_line_sides(struct rs_set *s, struct rs_line *l, int n);
 bool rs_line_eq(const struct rs_set *s, size_t idx, const void *const k[4]);
 struct rs_line *rs_new_line(struct rs_set *s, const void *const k[4], const char *unit,
-			    enum rs_better better, const char *file, long lineno);
+			    enum mm_better better, const char *file, long lineno);
 struct rs_sampleset *rs_sampleset_get(struct rs_set *s, int side, const char *wl,
 				      const char *kase, const char *klass);
 int rs_note_unfinished(struct rs_set *s, struct rs_run *r);

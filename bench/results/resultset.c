@@ -134,10 +134,6 @@ void rs_add_warn(struct rs_set *s, const char *fmt, ...)
 	s->warn[n + 1] = '\0';
 }
 
-const char *rs_better_str(enum rs_better b)
-{
-	return b == RS_LOWER ? "lower" : b == RS_HIGHER ? "higher" : "info";
-}
 
 const char *rs_meta_get(const struct rs_run *r, const char *key)
 {

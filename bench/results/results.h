@@ -114,8 +114,16 @@ bool mm_metric_name_ok(const char *metric);
 /* The same for a name that is not NUL-terminated. */
 bool mm_metric_name_okn(const char *metric, unsigned long len);
 
-/* "better": which way a metric improves; info is never judged. */
+/*
+ * "better": which way a metric improves; info is never judged. The one
+ * enum of the driver, the readers and the tools, and its one parser.
+ */
+enum mm_better { MM_LOWER, MM_HIGHER, MM_INFO };
 #define MM_BETTER_WORDS "lower, higher or info"
+/* "lower", "higher" or "info" into *b: 0, else -1 with *b unchanged. */
+int mm_better_parse(const char *s, enum mm_better *b);
+/* The word of b, as results.csv writes it. */
+const char *mm_better_str(enum mm_better b);
 /*
  * Units that say a value comes from the clock: times (ns, us, ms, s) and
  * rates per second. A timed metric of an emulated (TCG) guest is not judged.
