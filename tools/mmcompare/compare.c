@@ -189,7 +189,7 @@ static int p_cmp(const void *a, const void *b)
 }
 
 /*
- * The minimum detectable change of every judged cell (bench/mdc.h), at
+ * The minimum detectable change of every judged cell (bench/results/mdc.h), at
  * 80% power and at the level its test had to reach: alpha without a
  * correction; with Benjamini-Hochberg, R of m significant, a further line
  * is significant when its p is at most alpha * (R + 1) / m, the level

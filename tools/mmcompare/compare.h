@@ -61,7 +61,7 @@ struct cmp_cell {
 	enum cmp_by by;		/* which variance decided the test */
 	enum st_var var_base, var_new;	/* where each side's variance came from */
 	/* judged cells: the smallest change the test that decides finds with
-	 * 80% power (bench/mdc.h) at cmp.mdc_level, with the variance that
+	 * 80% power (bench/results/mdc.h) at cmp.mdc_level, with the variance that
 	 * decided; 0 when exact. mdc_pct: in % of the base's tested mean. */
 	double mdc, mdc_pct;
 	bool mdc_ok, mdc_pct_ok;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdc: the project's minimum detectable change (bench/mdc.h) for scripts,
- * so that the formula is written once (tools/selfbench/lib.sh asks this
- * program instead of keeping its own table of t quantiles).
+ * mdc: the project's minimum detectable change (bench/results/mdc.h) for
+ * scripts, so that the formula is written once (tools/selfbench/lib.sh asks
+ * this program instead of keeping its own table of t quantiles).
  *
  *   mdc [--alpha A] [--power P] N SD
  *

@@ -17,10 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "exitcodes.h"
 #include "mmcompare.h"
-
-#define EXIT_USAGE 2
-#define EXIT_REGRESSION 3
+#include "numbers.h"
 
 static void usage(FILE *f)
 {
@@ -48,18 +47,6 @@ static void usage(FILE *f)
 		"  --per-arg             one side per argument instead of per label\n"
 		"  --labels              print the sides' labels, one per line, and exit\n"
 		"exit: 0 ok, 2 usage or bad input, 3 regression (--fail-on-regression)\n");
-}
-
-/* A decimal number (the result files' rule: mm_decimal_real()) in (0, 1). */
-static int parse_alpha(const char *s, double *alpha)
-{
-	*alpha = mm_decimal_real(s) ? strtod(s, NULL) : NAN;
-	if (!(*alpha > 0 && *alpha < 1)) {
-		fprintf(stderr, "mmcompare: --alpha '%s': want a decimal number between 0 and 1 "
-			"(such as 0.05)\n", s);
-		return -1;
-	}
-	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -104,7 +91,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
-		case 'a': if (parse_alpha(optarg, &o->alpha)) return -1; break;
+		case 'a': if (mm_parse_alpha("mmcompare", optarg, &o->alpha)) return -1; break;
 		case 'f': o->force = true; break;
 		case 'r': o->fail_on_regression = true; break;
 		case 'p': o->per_arg = true; break;
@@ -223,11 +210,11 @@ static int run(const struct opts *o, struct rs_set *s)
 			       .iterations_as_samples = o->iterations_as_samples };
 	struct cmp_meta m;
 	struct cmp c;
-	int rc = EXIT_USAGE;
+	int rc = MM_USAGE;
 
 	if (cmp_meta(s, &m)) {
 		fprintf(stderr, "mmcompare: out of memory\n");
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	if (check_meta(s, &m, o))
 		goto out_meta;
@@ -253,16 +240,16 @@ static int run(const struct opts *o, struct rs_set *s)
 	if (o->fail_on_regression && new_failures(s, stderr)) {
 		fprintf(stderr, "mmcompare: cases that failed on a NEW side and not on BASE "
 			"(listed above)\n");
-		rc = EXIT_REGRESSION;
+		rc = MM_WORSE;
 	}
 	if (o->fail_on_regression && c.nworse) {
 		fprintf(stderr, "mmcompare: %zu significant regression(s)\n", c.nworse);
-		rc = EXIT_REGRESSION;
+		rc = MM_WORSE;
 	}
 	if (o->fail_on_regression && c.nmissing_new) {
 		fprintf(stderr, "mmcompare: %zu judged line(s) of BASE missing on a NEW side "
 			"(listed under 'on one side only')\n", c.nmissing_new);
-		rc = EXIT_REGRESSION;
+		rc = MM_WORSE;
 	}
 out:
 	cmp_free(&c);
@@ -275,12 +262,12 @@ int main(int argc, char **argv)
 {
 	struct rs_set s;
 	struct opts o;
-	int rc = EXIT_USAGE, i;
+	int rc = MM_USAGE, i;
 
 	if (getenv("MMCOMPARE_TIMING") && strcmp(getenv("MMCOMPARE_TIMING"), "0"))
 		timing_t0 = mono_s();
 	if (parse_opts(argc, argv, &o))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	gsl_set_error_handler_off();
 	rs_init(&s, o.per_arg ? RS_PER_ARG : 0);
 	if (!load(&s, argc - optind, argv + optind)) {
@@ -296,7 +283,7 @@ int main(int argc, char **argv)
 	timing("free");
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("mmcompare: stdout");
-		rc = EXIT_USAGE;
+		rc = MM_USAGE;
 	}
 	return rc;
 }

@@ -27,11 +27,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "exitcodes.h"
 #include "gptext.h"
 #include "mmplot.h"
+#include "numbers.h"
 
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
 
 static void usage(FILE *f)
 {
@@ -79,15 +79,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'p': o->per_arg = true; break;
 		case 'l': o->prefix = optarg; break;
 		case 'g': o->gnuplot = optarg; break;
-		case 'a':
-			/* decimal only, the result files' rule (mm_decimal_real) */
-			o->alpha = mm_decimal_real(optarg) ? strtod(optarg, NULL) : NAN;
-			if (!(o->alpha > 0 && o->alpha < 1)) {
-				fprintf(stderr, "mmplot: --alpha '%s': want a decimal number between "
-					"0 and 1 (such as 0.05)\n", optarg);
-				return -1;
-			}
-			break;
+		case 'a': if (mm_parse_alpha("mmplot", optarg, &o->alpha)) return -1; break;
 		case 'I': o->iterations_as_samples = true; break;
 		case 'm':
 			o->max_plots = strtol(optarg, &end, 10);
@@ -342,13 +334,13 @@ static int plot_all(const struct opts *o, struct rs_set *s, const char *gnuplot)
 {
 	struct plotter pl = { .o = o, .s = s };
 	struct cmp c;
-	int i, rc = EXIT_FAIL, good = 0;
+	int i, rc = MM_FAIL, good = 0;
 
 	struct cmp_opts co = { .alpha = o->alpha, .correction = CMP_BH,
 			       .iterations_as_samples = o->iterations_as_samples };
 
 	if (cmp_build_opts(&c, s, &co))
-		return EXIT_FAIL;
+		return MM_FAIL;
 	pl.cmp = &c;
 	if (mkdir(o->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "mmplot: %s: %s\n", o->out, strerror(errno));
@@ -363,7 +355,7 @@ static int plot_all(const struct opts *o, struct rs_set *s, const char *gnuplot)
 				PLOT_MAX);
 		else
 			fprintf(stderr, "mmplot: the input holds nothing plottable\n");
-		rc = EXIT_USAGE;
+		rc = MM_USAGE;
 		goto out;
 	}
 	if (run_gnuplot(&pl, gnuplot))
@@ -395,14 +387,14 @@ int main(int argc, char **argv)
 	char gnuplot[4096];
 	struct rs_set s;
 	struct opts o;
-	int rc = EXIT_USAGE;
+	int rc = MM_USAGE;
 
 	if (parse_opts(argc, argv, &o))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	if (find_gnuplot(&o, gnuplot, sizeof(gnuplot))) {
 		fprintf(stderr, "mmplot: gnuplot not found%s%s (Debian package gnuplot-nox); "
 			"cannot plot\n", o.gnuplot ? " at " : " in PATH", o.gnuplot ? o.gnuplot : "");
-		return EXIT_FAIL;
+		return MM_FAIL;
 	}
 	gsl_set_error_handler_off();
 	rs_init(&s, RS_SAMPLES | (o.per_arg ? RS_PER_ARG : 0));

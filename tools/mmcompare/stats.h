@@ -100,7 +100,7 @@ void st_runs(const double *v, size_t n, const size_t *starts, size_t nstarts,
 void st_welch_runs(const struct st_runs *a, const struct st_runs *b, double alpha,
 		   struct st_welch *w, enum st_var *va, enum st_var *vb);
 /*
- * The minimum detectable change of a test (bench/mdc.h): (t(1 - level/2, df)
+ * The minimum detectable change of a test (bench/results/mdc.h): (t(1 - level/2, df)
  * + t(power, df)) * se; NAN when it cannot be computed.
  */
 double st_mdc(const struct st_welch *w, double level, double power);

@@ -93,7 +93,7 @@ int cmd_detect(int argc, char **argv)
 			    .detectable = true, .host_margin = 10 };
 	char hist[PATH_MAX];
 	struct judged *js = NULL;
-	int i, rc = EXIT_USAGE, nnew = 0, runs_per_night;
+	int i, rc = MM_USAGE, nnew = 0, runs_per_night;
 	FILE *f;
 
 	if (detect_opts(argc, argv, &d))
@@ -132,16 +132,16 @@ int cmd_detect(int argc, char **argv)
 		}
 	}
 	print_summary(&d, js, d.nlines);
-	rc = nnew ? EXIT_WORSE : 0;
+	rc = nnew ? MM_WORSE : 0;
 	if (d.csv) {
 		f = fopen(d.csv, "w");
 		if (!f || write_csv(&d, js, d.nlines, f) || fclose(f)) {
 			fprintf(stderr, "%s: %s: %s\n", hist_prog, d.csv, strerror(errno));
-			rc = EXIT_USAGE;
+			rc = MM_USAGE;
 		}
 	}
 	if (fflush(stdout) || ferror(stdout))
-		rc = EXIT_USAGE;
+		rc = MM_USAGE;
 out:
 	for (i = 0; js && i < d.nlines; i++)
 		free(js[i].idx);

@@ -150,15 +150,15 @@ int cmd_simulate(int argc, char **argv)
 		char *p, *end;
 
 		if (rc == 2)
-			return EXIT_USAGE;
+			return MM_USAGE;
 		if (!rc)
 			continue;
 		switch (c) {
-		case 'c': if (parse_double(optarg, "--cov", 0.001, 1000, &sm.cov)) return EXIT_USAGE; break;
-		case 'r': if (parse_int(optarg, "--ref", 2, 10000, &sm.ref)) return EXIT_USAGE; break;
-		case 'n': if (parse_int(optarg, "--nights", 1, 1000, &sm.nights)) return EXIT_USAGE; break;
-		case 'e': if (parse_int(optarg, "--seeds", 1, 1000000, &sm.seeds)) return EXIT_USAGE; break;
-		case 'u': if (parse_int(optarg, "--runs", 1, 100, &sm.runs)) return EXIT_USAGE; break;
+		case 'c': if (parse_double(optarg, "--cov", 0.001, 1000, &sm.cov)) return MM_USAGE; break;
+		case 'r': if (parse_int(optarg, "--ref", 2, 10000, &sm.ref)) return MM_USAGE; break;
+		case 'n': if (parse_int(optarg, "--nights", 1, 1000, &sm.nights)) return MM_USAGE; break;
+		case 'e': if (parse_int(optarg, "--seeds", 1, 1000000, &sm.seeds)) return MM_USAGE; break;
+		case 'u': if (parse_int(optarg, "--runs", 1, 100, &sm.runs)) return MM_USAGE; break;
 		case 'x': sm.rerun = false; break;
 		case 's':
 			for (sm.nsteps = 0, p = optarg; *p && sm.nsteps < 16;) {
@@ -321,14 +321,14 @@ int cmd_detectable(int argc, char **argv)
 		int rc = rule_opt(c, optarg, &r);
 
 		if (rc == 2)
-			return EXIT_USAGE;
+			return MM_USAGE;
 		if (!rc)
 			continue;
 		if (c == 'n')
 			list = optarg;
 		else if (c == 'u') {
 			if (parse_int(optarg, "--runs", 1, 100, &runs))
-				return EXIT_USAGE;
+				return MM_USAGE;
 		} else if (c == 'x')
 			rerun = false;
 		else

@@ -206,7 +206,7 @@ int cmd_digest(int argc, char **argv)
 	struct cmpfile c;
 	bool exact_only = false;
 	long max = 20;
-	int o, rc = EXIT_USAGE;
+	int o, rc = MM_USAGE;
 
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (o == 'e') {
@@ -263,7 +263,7 @@ int cmd_digest(int argc, char **argv)
 				print_cline(&c.l[i], o == JV_WORSE ? "WORSE" : "better");
 	if (shown > (size_t)max)
 		printf("  ... and %zu more (see the report)\n", shown - max);
-	rc = cnt[JV_WORSE] || gone ? EXIT_WORSE : 0;
+	rc = cnt[JV_WORSE] || gone ? MM_WORSE : 0;
 out:
 	cmpfile_free(&c);
 out_opts:

@@ -112,14 +112,14 @@ int cmd_expired(int argc, char **argv)
 	int nstore = 0;
 
 	if (expired_opts(argc, argv, &k))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	hist_root(argv[optind], root, sizeof(root));
 	if (k.ledger && keep_ledger(&k, root, store, &nstore))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	if (hist_load(&t, argv[optind])) {
 		fprintf(stderr, "%s: %s\n", hist_prog, t.err);
 		tab_free(&t);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	for (i = 0; i < t.nrows; i++) {
 		char **f = t.rows[i].f;
@@ -184,10 +184,10 @@ int cmd_drop(int argc, char **argv)
 	time_t before = 0;
 	struct tab t;
 	size_t i, n = 0;
-	int fd, rc = EXIT_USAGE;
+	int fd, rc = MM_USAGE;
 
 	if (drop_opts(argc, argv, &host, &before))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	hist = argv[optind];
 	hist_root(hist, root, sizeof(root));
 	fd = tab_lock(hist, LOCK_TIMEOUT_S, err, sizeof(err));
@@ -284,7 +284,7 @@ int cmd_runs(int argc, char **argv)
 		if (hist_load(&hist, history)) {
 			fprintf(stderr, "%s: runs: %s\n", hist_prog, hist.err);
 			tab_free(&hist);
-			return EXIT_USAGE;
+			return MM_USAGE;
 		}
 		hist_root(history, root, sizeof(root));
 	}
@@ -320,7 +320,7 @@ int cmd_meta_add(int argc, char **argv)
 	char err[1024], *buf = NULL, *line;
 	size_t len = 0;
 	struct tab t;
-	int i, rc = EXIT_USAGE;
+	int i, rc = MM_USAGE;
 
 	if (argc < 3)
 		return die_usage("meta-add: need META_CSV and KEY=VALUE arguments");
@@ -373,7 +373,7 @@ int cmd_meta_get(int argc, char **argv)
 	if (tab_load(&t, argv[1], cols, false)) {
 		fprintf(stderr, "%s: meta-get: %s\n", hist_prog, t.err);
 		tab_free(&t);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	for (i = 0; i < t.nrows; i++)	/* the last row wins, as --meta overrides */
 		if (!strcmp(t.rows[i].f[0], argv[2]))
@@ -381,5 +381,5 @@ int cmd_meta_get(int argc, char **argv)
 	if (v)
 		printf("%s\n", v);
 	tab_free(&t);
-	return v ? 0 : EXIT_FAIL;
+	return v ? 0 : MM_FAIL;
 }

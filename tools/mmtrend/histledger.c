@@ -228,7 +228,7 @@ static int ledger_apply(struct ledger_ctx *x, const struct cmpfile *c, const cha
 		if (led_line(x, &c->l[i]))
 			return die_usage("out of memory");
 	if (led_write(x, path))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	for (i = 0; i < x->t.nrows + x->nextra; i++) {
 		struct tab_row *r = i < x->t.nrows ? &x->t.rows[i] : &x->extra[i - x->t.nrows];
 
@@ -244,11 +244,11 @@ int cmd_ledger_update(int argc, char **argv)
 	struct ledger_ctx x = { .host = NULL };
 	struct cmpfile c = { .n = 0 };
 	char err[1024];
-	int fd, rc = EXIT_USAGE;
+	int fd, rc = MM_USAGE;
 
 	if (ledger_opts(argc, argv, &x, &jo)) {
 		judge_free(&jo);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	if (cmpfile_load(&c, argv[optind + 1], &jo))
 		goto out_cmp;
@@ -344,7 +344,7 @@ int cmd_ledger_changes(int argc, char **argv)
 	char err[1024], run[PATH_MAX];
 	struct tab ch;
 	size_t i;
-	int c, fd, rc = EXIT_USAGE, k;
+	int c, fd, rc = MM_USAGE, k;
 	time_t d;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -362,20 +362,20 @@ int cmd_ledger_changes(int argc, char **argv)
 	if (tab_load(&ch, argv[optind + 1], NULL, false)) {
 		die_usage("%s", ch.err);
 		tab_free(&ch);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	for (k = 0; need[k]; k++)
 		if (tab_col(&ch, need[k]) < 0) {
 			die_usage("%s: no column '%s': not an mmchange detect --csv output",
 				  argv[optind + 1], need[k]);
 			tab_free(&ch);
-			return EXIT_USAGE;
+			return MM_USAGE;
 		}
 	fd = tab_lock(argv[optind], LOCK_TIMEOUT_S, err, sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "%s: ledger-changes: %s\n", hist_prog, err);
 		tab_free(&ch);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	if (led_load(&x.t, argv[optind])) {
 		fprintf(stderr, "%s: %s\n", hist_prog, x.t.err);
@@ -416,7 +416,7 @@ int cmd_ledger_list(int argc, char **argv, bool runs)
 	if (led_load(&t, argv[1])) {
 		fprintf(stderr, "%s: %s\n", hist_prog, t.err);
 		tab_free(&t);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	for (i = 0; i < t.nrows; i++) {
 		char **f = t.rows[i].f;

@@ -111,12 +111,12 @@ static int cmd_edivisive(int argc, char **argv)
 		int rc = rule_opt(c, optarg, &r);
 
 		if (rc == 2)
-			return EXIT_USAGE;
+			return MM_USAGE;
 		if (!rc)
 			continue;
 		if (c == 'q') {
 			if (parse_int(optarg, "--qhat", 1, INT_MAX, &qtau))
-				return EXIT_USAGE;
+				return MM_USAGE;
 		} else if (c == 'b' && (!strcmp(optarg, "higher") || !strcmp(optarg, "lower"))) {
 			better = !strcmp(optarg, "higher") ? 1 : -1;
 		} else {

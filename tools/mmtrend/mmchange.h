@@ -11,13 +11,12 @@
 #include <stdio.h>
 
 #include "changepoint.h"
+#include "exitcodes.h"
 #include "csvio.h"
 #include "history.h"
 #include "judge.h"
 #include "resultset.h"
 
-#define EXIT_USAGE 2
-#define EXIT_WORSE 3
 
 #define die_usage hist_usage_error
 

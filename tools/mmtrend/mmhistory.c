@@ -3,8 +3,8 @@
  * mmhistory: every CSV read and write of the nightly job (tools/nightly),
  * through libcsv: history.csv, the regressions ledger, meta.csv additions,
  * run lookups by host, and the digest of an mmcompare --csv comparison.
- * Schema and crash-safety rules: history.h, bench/csvio.h; the file of
- * each command: mmhistory.h.
+ * Schema and crash-safety rules: history.h, bench/results/csvio.h; the
+ * file of each command: mmhistory.h.
  *
  * Exit: 0 ok, 1 a check failed, 2 usage or bad input, 3 (digest) a judged
  * line is significantly worse, or missing from NEW.
@@ -112,7 +112,7 @@ static int cmd_append(int argc, char **argv)
 {
 	char *f[H_NCOLS], root[PATH_MAX], rel[PATH_MAX], err[1024], warn[1024];
 	char *hdr = NULL, *line = NULL;
-	int i, c, fd, rc = EXIT_USAGE;
+	int i, c, fd, rc = MM_USAGE;
 
 	if (argc < 3)
 		return die_usage("append: need HISTORY and COL=VALUE arguments");
@@ -206,7 +206,7 @@ static int cmd_check(int argc, char **argv)
 	if (hist_load(&t, argv[1])) {
 		printf("%s: INVALID: %s\n", argv[1], t.err);
 		tab_free(&t);
-		return EXIT_FAIL;
+		return MM_FAIL;
 	}
 	hist_root(argv[1], root, sizeof(root));
 	for (i = 0; dirs && i < t.nrows; i++) {
@@ -223,7 +223,7 @@ static int cmd_check(int argc, char **argv)
 	else if (!missing)
 		printf("%s: valid, %zu rows\n", argv[1], t.nrows);
 	tab_free(&t);
-	return torn || missing ? EXIT_FAIL : 0;
+	return torn || missing ? MM_FAIL : 0;
 }
 
 /* ------------------------------------------------------------ select */
@@ -355,7 +355,7 @@ static int cmd_select(int argc, char **argv)
 	size_t k, n = 0;
 
 	if (sel_opts(argc, argv, &o))
-		return EXIT_USAGE;
+		return MM_USAGE;
 	ncols = o.fields ? field_list(o.fields, cols, H_NCOLS) : H_NCOLS;
 	if (ncols <= 0)
 		return die_usage("select: --fields '%s': not a list of history columns", o.fields);
@@ -364,7 +364,7 @@ static int cmd_select(int argc, char **argv)
 	if (hist_load(&t, argv[optind])) {
 		fprintf(stderr, "%s: %s\n", prog, t.err);
 		tab_free(&t);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	hist_root(argv[optind], root, sizeof(root));
 	m = calloc(t.nrows + 1, sizeof(*m));

@@ -11,12 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "exitcodes.h"
 #include "history.h"
 #include "judge.h"
 
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
-#define EXIT_WORSE 3
 #define LOCK_TIMEOUT_S 60
 #define MAX_LIST 4096
 

@@ -5,7 +5,7 @@
 #
 # Minimum detectable change (MDC) at n iterations: the smallest difference
 # a two-sided two-sample t-test with equal n and the measured spread finds
-# with 80% power at p < 0.05, the project's one MDC formula (bench/mdc.h,
+# with 80% power at p < 0.05, the project's one MDC formula (bench/results/mdc.h,
 # asked of tools/mmcompare/mdc):
 #
 #     MDC = (t(0.975, 2n - 2) + t(0.8, 2n - 2)) x sd x sqrt(2 / n) / mean

@@ -47,7 +47,7 @@ BENCH_TARGETS += bench-pageout
 bench-pageout: $(SELFBENCH)/ref_pageout $(SELFBENCH)/floor bench/mmbench
 	@$(SELFBENCH)/pageout-bench.sh
 
-# mdc: the MDC formula (bench/mdc.h) for scripts: lib.sh asks it, so the
+# mdc: the MDC formula (bench/results/mdc.h) for scripts: lib.sh asks it, so the
 # benchmarks that source lib.sh need it built
 bench-pageout bench-thp: tools/mmcompare/mdc
 
