@@ -75,19 +75,19 @@ int parse_int(const char *s, const char *what, long lo, long hi, int *out)
 	return 0;
 }
 
-/* The rule's options: 0 taken, 1 not a rule option, 2 a bad value. */
+/* The rule's options: 0 taken, 1 not a rule option, MM_USAGE a bad value. */
 int rule_opt(int c, const char *arg, struct cp_rule *r)
 {
 	switch (c) {
-	case 'a': return parse_double(arg, "--alpha", 1e-6, 0.5, &r->cp.alpha) ? 2 : 0;
-	case 'R': return parse_int(arg, "--perms", 19, 100000, &r->cp.perms) ? 2 : 0;
-	case 'S': return parse_int(arg, "--min-size", 1, 100, &r->cp.min_size) ? 2 : 0;
-	case 'M': return parse_int(arg, "--confirm", 1, 100, &r->confirm) ? 2 : 0;
-	case 'K': return parse_double(arg, "--min-sd", 0, 100, &r->min_sd) ? 2 : 0;
-	case 'C': return parse_double(arg, "--min-change", 0, 1e6, &r->min_pct) ? 2 : 0;
-	case 'F': return parse_int(arg, "--min-ref", 1, 10000, &r->min_ref) ? 2 : 0;
-	case 'T': return parse_int(arg, "--tail", 0, 10000, &r->tail) ? 2 : 0;
-	case 'P': return parse_double(arg, "--t-alpha", 1e-12, 1, &r->t_alpha) ? 2 : 0;
+	case 'a': return parse_double(arg, "--alpha", 1e-6, 0.5, &r->cp.alpha) ? MM_USAGE : 0;
+	case 'R': return parse_int(arg, "--perms", 19, 100000, &r->cp.perms) ? MM_USAGE : 0;
+	case 'S': return parse_int(arg, "--min-size", 1, 100, &r->cp.min_size) ? MM_USAGE : 0;
+	case 'M': return parse_int(arg, "--confirm", 1, 100, &r->confirm) ? MM_USAGE : 0;
+	case 'K': return parse_double(arg, "--min-sd", 0, 100, &r->min_sd) ? MM_USAGE : 0;
+	case 'C': return parse_double(arg, "--min-change", 0, 1e6, &r->min_pct) ? MM_USAGE : 0;
+	case 'F': return parse_int(arg, "--min-ref", 1, 10000, &r->min_ref) ? MM_USAGE : 0;
+	case 'T': return parse_int(arg, "--tail", 0, 10000, &r->tail) ? MM_USAGE : 0;
+	case 'P': return parse_double(arg, "--t-alpha", 1e-12, 1, &r->t_alpha) ? MM_USAGE : 0;
 	}
 	return 1;
 }
