@@ -146,7 +146,6 @@ const char *row_note(const struct cmp *cmp, const struct cmp_row *r)
 	return ev ? "evidence" : "";
 }
 
-
 /* ------------------------------------------------------------ two halves */
 
 struct half {
@@ -195,7 +194,6 @@ void print_halves(range_fn fn, const void *arg, size_t n, size_t mid, FILE *out)
 		fn(arg, mid, n, out);
 	big_release(&h.buf);
 }
-
 
 size_t case_notes(const struct rs_set *s, struct skip_count *skips, int *nskips)
 {

@@ -45,7 +45,6 @@ void print_meta_text(const struct rs_set *s, const struct cmp_meta *m, FILE *f,
 	fputc('\n', f);
 }
 
-
 /* ------------------------------------------------------------ text */
 
 enum block { B_MEAN, B_STDDEV, B_COV, B_MIN, B_MEDIAN, B_MAX, B_N, B_RUNS, B_P, B_PADJ,
@@ -321,7 +320,6 @@ static void text_intro(const struct cmp *cmp, const struct opts *o, FILE *f)
 	fputc('\n', f);
 }
 
-
 static void text_range(const void *arg, size_t from, size_t to, FILE *f)
 {
 	struct text_ctx t = *(const struct text_ctx *)arg;
@@ -346,7 +344,6 @@ static size_t text_mid(const struct cmp *cmp)
 	}
 	return 0;
 }
-
 
 /* Returns how many cases failed, timed out or died (for the summary). */
 static size_t text_cases(const struct rs_set *s, FILE *f)
@@ -374,7 +371,6 @@ static size_t text_cases(const struct rs_set *s, FILE *f)
 	fputc('\n', f);
 	return bad;
 }
-
 
 void print_text(const struct cmp *cmp, const struct cmp_meta *m,
 		       const struct opts *o, FILE *f)

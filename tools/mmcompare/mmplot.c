@@ -32,7 +32,6 @@
 #include "mmplot.h"
 #include "numbers.h"
 
-
 static void usage(FILE *f)
 {
 	fprintf(f,

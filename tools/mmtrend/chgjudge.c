@@ -13,7 +13,6 @@
 
 /* ------------------------------------------------------------ judging */
 
-
 static double median_busy(const struct detect *d, const int *idx, int lo, int hi)
 {
 	double v[4096];
@@ -159,7 +158,6 @@ void ledger_action(struct detect *d, struct judged *j)
 		j->row->used = false;
 	}
 }
-
 
 /* ------------------------------------------------------------ output */
 

@@ -15,7 +15,6 @@
 
 /* ------------------------------------------------------------ detect */
 
-
 static const char *keep_str(struct detect *d, const char *s)
 {
 	size_t i;

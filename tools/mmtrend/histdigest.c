@@ -15,7 +15,6 @@
 
 /* ------------------------------------------------------------ comparisons */
 
-
 /* The columns of compare.csv (compare_csv.h) a digest needs. */
 static const enum compare_csv_col cmp_need[] = {
 	CC_WORKLOAD, CC_CASE, CC_METRIC, CC_UNIT, CC_BETTER, CC_SIDE, CC_N, CC_MEAN_TYPE,

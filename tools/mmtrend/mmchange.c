@@ -92,7 +92,6 @@ int rule_opt(int c, const char *arg, struct cp_rule *r)
 	return 1;
 }
 
-
 /* ------------------------------------------------------------ edivisive */
 
 static int cmd_edivisive(int argc, char **argv)

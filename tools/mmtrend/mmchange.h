@@ -11,12 +11,11 @@
 #include <stdio.h>
 
 #include "changepoint.h"
-#include "exitcodes.h"
 #include "csvio.h"
+#include "exitcodes.h"
 #include "history.h"
 #include "judge.h"
 #include "resultset.h"
-
 
 #define die_usage hist_usage_error
 
