@@ -7,13 +7,13 @@ MMRES_SRCS := bench/results/results.c bench/results/csvio.c bench/results/number
 	bench/results/label.c
 MMRES_OBJS := $(MMRES_SRCS:.c=.o)
 MMRES_LIBS := -lcsv
-# The result-set reader (mmbench summary, mmcompare, mmplot, mmtrend):
-# results.csv and the files next to it of many runs, read on threads.
+# The result-set reader (mmcompare, mmplot, mmtrend, mmchange): results.csv
+# and the files next to it of many runs, read on threads. Not in mmbench.
 MMRS_SRCS := $(wildcard bench/results/resultset*.c) bench/results/bigmem.c
 MMRS_OBJS := $(MMRS_SRCS:.c=.o)
 MMRS_LIBS := -lcsv -lm -pthread
 MMBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
-CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c)) $(MMRES_SRCS) $(MMRS_SRCS)
+CORE_SRCS := $(filter-out bench/test_%.c,$(wildcard bench/*.c)) $(MMRES_SRCS)
 WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
 MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lgsl -lgslcblas -lpthread -lm
@@ -39,4 +39,4 @@ ALL_TARGETS += bench/mmbench
 CHECK_DEPS += bench/mmbench-san
 CLEAN_FILES += bench/mmbench bench/mmbench-san
 
--include $(MMBENCH_OBJS:.o=.d)
+-include $(MMBENCH_OBJS:.o=.d) $(MMRS_OBJS:.o=.d)

@@ -16,6 +16,14 @@
  *	the values as one CSV row, quoted as mmbench writes rows.
  *   mmbench field --schema
  *	the schema version this mmbench writes.
+ *   mmbench field --channel
+ *	the VM lab's results channel on stdin ("@@MM FILE ROW" lines, a
+ *	quoted line break continued on the next line, "@@MMVM ..." lines) as
+ *	events on stdout, one a line as soon as its record is complete, five
+ *	fields separated by US (\037): "plan" rows counted, "run N" at
+ *	"@@MMVM start", "start N WORKLOAD CASE" per started.csv row, "end
+ *	WORKLOAD CASE STATUS REASON" per cases.csv row, "exit RC" at "@@MMVM
+ *	exit" (tools/vm/progress).
  *
  * Exit 2 for bad input, naming the file and line: a row whose field count
  * is not the header's, a column the header does not have.
@@ -31,7 +39,8 @@ static void field_usage(FILE *f)
 	fputs("usage: mmbench field [--where COL=VALUE] [--last] [--lines] FILE COLUMN...\n"
 	      "       mmbench field --header FILE\n"
 	      "       mmbench field --csv VALUE...\n"
-	      "       mmbench field --schema\n", f);
+	      "       mmbench field --schema\n"
+	      "       mmbench field --channel\n", f);
 }
 
 static void put_value(const char *v)
@@ -146,6 +155,145 @@ out:
 	return ret;
 }
 
+/* ---- --channel */
+
+struct chan {
+	long planned;
+	char cur[16];		/* the file whose record is still open, or "" */
+	char *buf;
+	size_t len, cap;
+	struct mm_csv_in in;
+};
+
+/* One event: five fields, US-separated; US, tab and line breaks as spaces. */
+static void chan_emit(const char *const v[5])
+{
+	for (int i = 0; i < 5; i++) {
+		if (i)
+			putchar('\037');
+		for (const char *c = v[i] ? v[i] : ""; *c; c++)
+			putchar(*c == '\037' || *c == '\t' || *c == '\n' ? ' ' : *c);
+	}
+	putchar('\n');
+	fflush(stdout);
+}
+
+static const char *chan_f(const struct chan *c, int i)
+{
+	return i < c->in.nf && i < MM_CSV_MAXF ? c->in.f[i] : "";
+}
+
+/* A complete record of a followed file: true; false while a quote is open. */
+static bool chan_take(struct chan *c, const char *name)
+{
+	char n[32];
+
+	if (mm_csv_record(&c->in, c->buf, c->len) < 0)
+		return false;
+	if (!strcmp(name, "plan.csv")) {
+		if (strcmp(chan_f(c, 0), "workload") || strcmp(chan_f(c, 1), "case"))
+			c->planned++;
+	} else if (!strcmp(name, "started.csv")) {
+		snprintf(n, sizeof(n), "%ld", c->planned);
+		if (strcmp(chan_f(c, 0), "schema") && c->in.nf >= 6)
+			chan_emit((const char *[5]){ "start", n, chan_f(c, 4), chan_f(c, 5) });
+	} else if (strcmp(chan_f(c, 0), "schema") && c->in.nf >= 8) {
+		chan_emit((const char *[5]){ "end", chan_f(c, 4), chan_f(c, 5), chan_f(c, 6),
+					     chan_f(c, 7) });
+	}
+	return true;
+}
+
+/* Append s[0..n) (after a line break when nl) to the open record. */
+static int chan_add(struct chan *c, const char *s, size_t n, bool nl)
+{
+	if (c->len + n + 2 > c->cap) {
+		size_t cap = (c->len + n + 2) * 2;
+		char *b = realloc(c->buf, cap);
+
+		if (!b)
+			return -1;
+		c->buf = b;
+		c->cap = cap;
+	}
+	if (nl)
+		c->buf[c->len++] = '\n';
+	memcpy(c->buf + c->len, s, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+	return 0;
+}
+
+static void chan_vm(struct chan *c, char *line)
+{
+	char *save, *w2, *w3, n[32];
+
+	strtok_r(line, " \t", &save);
+	w2 = strtok_r(NULL, " \t", &save);
+	w3 = strtok_r(NULL, " \t", &save);
+	snprintf(n, sizeof(n), "%ld", c->planned);
+	if (w2 && !strcmp(w2, "start"))
+		chan_emit((const char *[5]){ "run", n });
+	else if (w2 && !strcmp(w2, "exit"))
+		chan_emit((const char *[5]){ "exit", w3 });
+}
+
+static int chan_line(struct chan *c, char *line)
+{
+	char *name, *sp;
+
+	if (!strncmp(line, "@@MMVM ", 7)) {
+		c->cur[0] = '\0';
+		chan_vm(c, line);
+	} else if (!strncmp(line, "@@MM ", 5)) {
+		c->cur[0] = '\0';
+		name = line + 5;
+		sp = strchr(name, ' ');
+		if (sp)
+			*sp = '\0';
+		if (strcmp(name, "plan.csv") && strcmp(name, "started.csv") &&
+		    strcmp(name, "cases.csv"))
+			return 0;
+		c->len = 0;
+		if (chan_add(c, sp ? sp + 1 : "", sp ? strlen(sp + 1) : 0, false))
+			return -1;
+		if (!chan_take(c, name))
+			snprintf(c->cur, sizeof(c->cur), "%s", name);
+	} else if (c->cur[0]) {
+		/* a quoted line break: the record goes on */
+		if (chan_add(c, line, strlen(line), true))
+			return -1;
+		if (chan_take(c, c->cur))
+			c->cur[0] = '\0';
+	}
+	return 0;
+}
+
+static int field_channel(void)
+{
+	struct chan c = { .in = { .max_field = 65536 } };
+	char *line = NULL, *r, *w;
+	size_t cap = 0;
+	int ret = MM_PASS;
+
+	while (getline(&line, &cap, stdin) > 0) {
+		/* CRs dropped, the line's end too */
+		for (r = w = line; *r; r++)
+			if (*r != '\r' && *r != '\n')
+				*w++ = *r;
+		*w = '\0';
+		if (chan_line(&c, line)) {
+			fprintf(stderr, "mmbench field: out of memory\n");
+			ret = MM_FAIL;
+			break;
+		}
+	}
+	free(line);
+	free(c.buf);
+	mm_csv_free(&c.in);
+	return ret;
+}
+
 int mm_field(int argc, char **argv)
 {
 	const char *where = NULL;
@@ -160,6 +308,8 @@ int mm_field(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "--csv"))
 		return field_csv(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "--channel"))
+		return field_channel();
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
 		if (!strcmp(argv[i], "--where") && i + 1 < argc) {
 			where = argv[++i];

@@ -3,7 +3,7 @@
 # the core's CSV reader: a quoted case holding a comma, an empty field, the
 # last row, a lookup in meta.csv; the schema's headers and row quoting; bad
 # input (a row with another field count, a missing column) exits 2 naming
-# the file and line.
+# the file and line; --channel, the VM lab's channel as events.
 . "$(dirname "$0")/../lib.sh"
 mm=$MMBENCH_SAN
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
@@ -46,4 +46,20 @@ check "a missing file exits 2 naming it (got $rc)" \
 	eval 'test "$rc" = 2 && grep -q "nonexistent.csv: No such file" "$t/err"'
 "$mm" field "$t/started.csv" >/dev/null 2>&1; rc=$?
 check "no column: usage, exit 2 (got $rc)" test "$rc" = 2
+
+# --channel: the VM lab's channel as events (US-separated, five fields), a
+# quoted comma and a quoted line break continued on the next line, CRs
+# dropped, other files' lines and their continuations ignored.
+printf '%s\r\n' '@@MM plan.csv workload,case' '@@MM plan.csv w,"a=1,2"' '@@MM plan.csv w,b=1' \
+	'@@MMVM start 3' '@@MM run.log "open' 'x' \
+	'@@MM started.csv 1,r,l,k,w,"a=1,2",T' \
+	'@@MM cases.csv 1,r,l,k,w,"a=1,2",skip,"no ""x""' 'here",0,0.1' '@@MMVM exit 4' >"$t/chan"
+us=$'\037'
+want="run${us}2${us}${us}${us}
+start${us}2${us}w${us}a=1,2${us}
+end${us}w${us}a=1,2${us}skip${us}no \"x\" here
+exit${us}4${us}${us}${us}"
+out=$("$mm" field --channel <"$t/chan")
+check "--channel: plan counted, start and end events, quoted comma and line break" \
+	test "$out" = "$want"
 finish

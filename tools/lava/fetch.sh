@@ -2,14 +2,11 @@
 # tools/lava/lava: waiting for jobs, and bringing their run directories home
 # (sourced).
 
-# One CSV field, quoted as mmbench writes rows (mmbench field --csv: the
-# core's CSV library, never hand-made quoting).
-csv_field()
+# One meta.csv row KEY,VALUE, quoted as mmbench writes rows (mmbench field
+# --csv: the results library's CSV writer, never hand-made quoting).
+meta_row()
 {
-	local r
-
-	r=$("$(mmbench_binary)" field --csv "$1") || return 1
-	printf '%s' "$r"
+	"$(mmbench_binary)" field --csv "$1" "$2"
 }
 
 # The console's lines in a raw job log (lavacli jobs logs --raw): the
@@ -148,11 +145,11 @@ fetch_job()
 		run_id=$(date -u +%Y%m%d-%H%M%S)-lava$id
 		run_dir=$(new_run_dir "$label" "$run_id") && mkdir -p "$run_dir" || return 1
 		{
-			echo "key,value"
-			echo "schema,1"
-			echo "run_id,$run_id"
-			echo "label,$label"
-			[ -n "$rel" ] && echo "kernel_release,$rel"
+			"$(mmbench_binary)" field --header meta.csv
+			meta_row schema "$("$(mmbench_binary)" field --schema)"
+			meta_row run_id "$run_id"
+			meta_row label "$label"
+			[ -n "$rel" ] && meta_row kernel_release "$rel"
 		} >"$run_dir/meta.csv"
 		# The case it died in: the last "[i/N] WORKLOAD CASE" line.
 		kase=$(awk '/^\[[0-9]+\/[0-9]+\] / { l = $0 } END { print l }' "$jd/console")
@@ -179,13 +176,13 @@ fetch_job()
 	accel=$(awk '/Boot command: .*qemu-system/ { a = (/-enable-kvm|-accel kvm/) ? "kvm" : (/-accel tcg/ ? "tcg" : "") } END { print a }' "$jd/log.yaml")
 	uri=$(lava_server_url)
 	{
-		echo "lava_job_id,$id"
-		echo "lava_device,$(csv_field "$j_device")"
-		echo "lava_device_type,$(csv_field "$j_type")"
-		[ -n "$worker" ] && echo "lava_worker,$(csv_field "$worker")"
-		[ -n "$uri" ] && echo "lava_server,$(csv_field "$uri")"
-		echo "lava_health,$j_health"
-		[ -n "$accel" ] && [ -z "$(meta_get "$run_dir/meta.csv" vm_accel)" ] && echo "vm_accel,$accel"
+		meta_row lava_job_id "$id"
+		meta_row lava_device "$j_device"
+		meta_row lava_device_type "$j_type"
+		[ -n "$worker" ] && meta_row lava_worker "$worker"
+		[ -n "$uri" ] && meta_row lava_server "$uri"
+		meta_row lava_health "$j_health"
+		[ -n "$accel" ] && [ -z "$(meta_get "$run_dir/meta.csv" vm_accel)" ] && meta_row vm_accel "$accel"
 	} >>"$run_dir/meta.csv"
 
 	case "$j_health" in
@@ -211,7 +208,7 @@ fetch_job()
 	esac
 	if [ -n "$run_why" ]; then
 		[ "$run_rc" = 0 ] || [ "$run_rc" = 4 ] && run_rc=1
-		echo "lava_failure,$(csv_field "$run_why")" >>"$run_dir/meta.csv"
+		meta_row lava_failure "$run_why" >>"$run_dir/meta.csv"
 		{
 			echo "lava: FAILED: $run_why"
 			echo "lava: last console lines:"

@@ -9,7 +9,7 @@
  * run where it started and the last good run before it.
  *
  * Each run is compared with the baseline by mmcompare's own code
- * (bench/resultset*.c, compare.c): the marks are the verdicts mmcompare gives for
+ * (bench/results/resultset*.c, compare.c): the marks are the verdicts mmcompare gives for
  * the same two sides, narrowed by --judge and --min-change (judge.h).
  * Hosts are kept apart: a host's runs are judged against that host's
  * baseline runs, and each host draws its own lines, unless --pool-hosts.
