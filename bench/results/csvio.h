@@ -6,7 +6,7 @@
  *
  *  - mm_csv_read(): a file streamed row by row, constant memory, every row
  *    checked against a schema header (results.h) before the caller sees it;
- *    errors name FILE:LINE. `mmbench summary`, tools/bench/overhead.
+ *    errors name FILE:LINE. `mmbench summary`, tools/selfbench/overhead.
  *  - mm_csv_record(): one record held in memory (the settings journal).
  *  - tab_load(): a whole small file as a table with columns by name
  *    (history.csv, the regressions ledger, meta.csv).

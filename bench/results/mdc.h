@@ -2,7 +2,7 @@
 /*
  * The minimum detectable change (MDC), written once for the whole project:
  * mmcompare (tools/mmcompare/stats.c), `mmbench summary` (bench/summary.c)
- * and the reference benchmarks (tools/bench/lib.sh, through the small
+ * and the reference benchmarks (tools/selfbench/lib.sh, through the small
  * program tools/mmcompare/mdc) all use these two functions. GSL gives the
  * Student t quantiles; a header, so that whoever includes it links GSL
  * only if it calls them.
@@ -43,7 +43,7 @@ static inline double mm_mdc(double se, double df, double alpha, double power)
  * The MDC of comparing a series of n values (standard deviation sd) with
  * another series like it (same n, same sd): se = sd * sqrt(2 / n), df =
  * 2n - 2 (Welch's df when both variances are equal). What `mmbench
- * summary` and tools/bench/lib.sh print for one run.
+ * summary` and tools/selfbench/lib.sh print for one run.
  */
 static inline double mm_mdc_like(double sd, double n, double alpha, double power)
 {

@@ -112,7 +112,7 @@ done
 # Long-running scripts: after the header, one { ... } group to the end.
 for f in run.sh tools/vm/lab tools/nightly tools/kbuild-pair tools/kbuild \
 	tools/vm/boot tools/vm/progress tools/vm/fetch-kernel tools/vm/mkinitramfs \
-	tools/bench/pageout-bench.sh tools/bench/profile-bench.sh tools/bench/precision-bench.sh; do
+	tools/selfbench/pageout-bench.sh tools/selfbench/profile-bench.sh tools/selfbench/precision-bench.sh; do
 	first=$(grep -v '^#' "$TOP/$f" | grep -v '^$' | head -n1)
 	last=$(tail -n1 "$TOP/$f")
 	[ "$first" = "{" ] && [ "$last" = "}" ] &&

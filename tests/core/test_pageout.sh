@@ -104,9 +104,9 @@ fi
 ls "$t/data" | grep -q . && fail "cleanup: files removed" "$(ls "$t/data")" ||
 	pass "cleanup: instance files removed after the run"
 
-# The reference loop of make bench-pageout (tools/bench/ref_pageout): runs
+# The reference loop of make bench-pageout (tools/selfbench/ref_pageout): runs
 # here, prints one line per window, leaves no file behind.
-ref=$TOP/tools/bench/ref_pageout
+ref=$TOP/tools/selfbench/ref_pageout
 if [ -x "$ref" ]; then
 	line=$("$ref" 2 8 0.3 "$t/data" 0.2 2>"$t/err")
 	rc=$?
@@ -133,7 +133,7 @@ if [ -x "$ref" ]; then
 	[ $? = 2 ] && grep -q 'after|born' "$t/err" && pass "ref_pageout: an unknown placement, exit 2 with the usage" ||
 		fail "ref_pageout placement" "$(cat "$t/err")"
 else
-	fail "ref_pageout" "not built (make tools/bench/ref_pageout)"
+	fail "ref_pageout" "not built (make tools/selfbench/ref_pageout)"
 fi
 for f in meta.csv topology.xml run.log; do
 	[ -s "$run/$f" ] && pass "run dir has $f" || fail "run dir: $f" "missing or empty"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The reference benchmarks' statistics (tools/bench/lib.sh) on known
-# numbers, and the reference storm (tools/bench/ref_thpscale) on this
+# The reference benchmarks' statistics (tools/selfbench/lib.sh) on known
+# numbers, and the reference storm (tools/selfbench/ref_thpscale) on this
 # kernel: it runs, prints its line, and its classes add up. No timing is
 # judged: only what the numbers must be.
 . "$(dirname "$0")/../lib.sh"
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
-. "$TOP/tools/bench/lib.sh"
+. "$TOP/tools/selfbench/lib.sh"
 
 # 1..10: mean 5.5, sample sd 3.0276504, CoV 55.048%, MDC@10 = (t(0.975,18)
 # + t(0.8,18)) x CoV x sqrt(0.2) = (2.100922 + 0.862049) x 55.048188 x
@@ -18,7 +18,7 @@ read -r n m sd cov mdc < <(bench_stats "$t/v")
 printf '7\n7\n7\n' >"$t/c"
 read -r n m sd cov mdc < <(bench_stats "$t/c")
 [ "$cov" = 0.000 ] && [ "$mdc" = 0.000 ] && pass "bench_stats: constant values, CoV 0" || fail "bench_stats constant" "$cov $mdc"
-# bench_floor_cpu / _mem / _thp (tools/bench/floor): each call appends
+# bench_floor_cpu / _mem / _thp (tools/selfbench/floor): each call appends
 # N numbers of milliseconds (what they measure is the machine's; only the
 # form is checked); bench_floor_report reads them back
 bench_floor_cpu "$t/fc" 1 && bench_floor_cpu "$t/fc" 2 && bench_floor_mem "$t/fm" 1
@@ -44,10 +44,10 @@ else
 		awk '!($1 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $1 > 0) { bad = 1 } END { exit bad }' "$t/ft" &&
 		pass "bench_floor_thp: 2 positive figures" || fail "floor thp" "rc=$rc $(cat "$t/ft" "$t/err")"
 fi
-"$TOP/tools/bench/floor" disk 1 2>"$t/err"
+"$TOP/tools/selfbench/floor" disk 1 2>"$t/err"
 [ $? = 2 ] && grep -q '^usage: floor cpu|mem|thp N | floor io N DIR$' "$t/err" &&
-	"$TOP/tools/bench/floor" cpu 2>/dev/null
-[ $? = 2 ] && "$TOP/tools/bench/floor" io 2 2>/dev/null
+	"$TOP/tools/selfbench/floor" cpu 2>/dev/null
+[ $? = 2 ] && "$TOP/tools/selfbench/floor" io 2 2>/dev/null
 [ $? = 2 ] && pass "floor: no count, no directory for io or an unknown kind, exit 2 with the usage" ||
 	fail "floor usage" "$(cat "$t/err")"
 # floor io: on a disk file system (the checkout's results/, not /tmp,
@@ -60,7 +60,7 @@ bench_floor_io "$t/fi" 2 "$io" 2>"$t/err"
 	pass "floor io: 2 positive millisecond figures, its file removed" ||
 	fail "floor io" "$(cat "$t/fi" "$t/err"; ls -A "$io")"
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
-	"$TOP/tools/bench/floor" io 1 /dev/shm >"$t/out" 2>"$t/err"
+	"$TOP/tools/selfbench/floor" io 1 /dev/shm >"$t/out" 2>"$t/err"
 	[ $? = 1 ] && [ ! -s "$t/out" ] && ! ls /dev/shm/floor-io.* >/dev/null 2>&1 &&
 		grep -q '^floor: io: /dev/shm: 16384 of its pages stay cached after POSIX_FADV_DONTNEED' "$t/err" &&
 		pass "floor io: a file system in memory (/dev/shm) refused, the reason named, the file removed" ||
@@ -68,15 +68,15 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 else
 	skip "floor io on tmpfs" "/dev/shm is not tmpfs here"
 fi
-"$TOP/tools/bench/floor" io 1 "$io/missing" >"$t/out" 2>"$t/err"
+"$TOP/tools/selfbench/floor" io 1 "$io/missing" >"$t/out" 2>"$t/err"
 [ $? = 1 ] && [ ! -s "$t/out" ] && grep -q "^floor: io: cannot create $io/missing/floor-io\.[0-9]*: No such file or directory$" "$t/err" &&
 	pass "floor io: a missing directory refused, the path named" || fail "floor io missing dir" "$(cat "$t/err")"
 for n in 0 10abc 100001 -3; do
-	"$TOP/tools/bench/floor" cpu "$n" >"$t/out" 2>"$t/err"
+	"$TOP/tools/selfbench/floor" cpu "$n" >"$t/out" 2>"$t/err"
 	[ $? = 2 ] && [ ! -s "$t/out" ] && grep -q "^floor: N '$n': a whole number from 1 to 100000$" "$t/err" || bad_n="$bad_n $n"
 done
 [ -z "${bad_n:-}" ] && pass "floor: a count of 0, 10abc, 100001 or -3 refused, the input named (exit 2)" || fail "floor N" "$bad_n"
-"$TOP/tools/bench/floor" thp 100000 >"$t/out" 2>"$t/err"
+"$TOP/tools/selfbench/floor" thp 100000 >"$t/out" 2>"$t/err"
 [ $? = 1 ] && [ ! -s "$t/out" ] && grep -q '^floor: 100000 storms need 51200000 MiB, over half of MemAvailable' "$t/err" &&
 	pass "floor thp: more storms than half of MemAvailable holds refused before any (exit 1, the need named)" ||
 	fail "floor thp refusal" "$(cat "$t/out" "$t/err")"
@@ -112,9 +112,9 @@ bench_verdict x "$t/one" "$t/b" 20 >/dev/null
 
 # The reference storm, small: every fault counted and classed (root) or
 # the classes said unknown (-1).
-ref=$TOP/tools/bench/ref_thpscale
+ref=$TOP/tools/selfbench/ref_thpscale
 if [ ! -x "$ref" ]; then
-	fail "ref_thpscale" "not built (make tools/bench/ref_thpscale)"
+	fail "ref_thpscale" "not built (make tools/selfbench/ref_thpscale)"
 	finish
 fi
 mode=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)

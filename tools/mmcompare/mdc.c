@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdc: the project's minimum detectable change (bench/results/mdc.h) for scripts,
- * so that the formula is written once (tools/bench/lib.sh asks this
- * program instead of keeping its own table of t quantiles).
+ * mdc: the project's minimum detectable change (bench/results/mdc.h) for
+ * scripts, so that the formula is written once (tools/selfbench/lib.sh asks
+ * this program instead of keeping its own table of t quantiles).
  *
  *   mdc [--alpha A] [--power P] N SD
  *
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "mdc.h"
 #include "resultset.h"
 
@@ -26,7 +27,7 @@ static int usage(void)
 	fprintf(stderr, "usage: mdc [--alpha A] [--power P] N SD\n"
 		"  the minimum detectable change of comparing N values (standard deviation\n"
 		"  SD) with another series like them, at level A (0.05) and power P (0.8)\n");
-	return 2;
+	return MM_USAGE;
 }
 
 /* A decimal number in [lo, hi] (open where the flag says so). */
@@ -49,10 +50,10 @@ int main(int argc, char **argv)
 	for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] == '-'; i += 2) {
 		if (!strcmp(argv[i], "--alpha")) {
 			if (number("--alpha", argv[i + 1], 0, 1, true, &alpha))
-				return 2;
+				return MM_USAGE;
 		} else if (!strcmp(argv[i], "--power")) {
 			if (number("--power", argv[i + 1], 0, 1, true, &power))
-				return 2;
+				return MM_USAGE;
 		} else {
 			return usage();
 		}
@@ -60,18 +61,18 @@ int main(int argc, char **argv)
 	if (argc - i != 2)
 		return usage();
 	if (number("N", argv[i], 2, 1e9, false, &n))
-		return 2;
+		return MM_USAGE;
 	if (n != floor(n)) {
 		fprintf(stderr, "mdc: N '%s': want a whole number\n", argv[i]);
-		return 2;
+		return MM_USAGE;
 	}
 	if (number("SD", argv[i + 1], 0, 1e300, false, &sd))
-		return 2;
+		return MM_USAGE;
 	m = mm_mdc_like(sd, n, alpha, power);
 	if (!isfinite(m)) {
 		fprintf(stderr, "mdc: the MDC of N %s, SD %s does not fit a double\n", argv[i],
 			argv[i + 1]);
-		return 2;
+		return MM_USAGE;
 	}
 	printf("%.9g\n", m);
 	return fflush(stdout) || ferror(stdout) ? 1 : 0;

@@ -1,5 +1,5 @@
-# tools/mmcompare: mmcompare, mmplot, the CSV reader's fuzz harness and the
-# bench-compare benchmark. Tests live in tests/compare/.
+# tools/mmcompare: mmcompare, mmplot and the CSV reader's fuzz harness
+# (make bench-compare is in tools/selfbench/). Tests live in tests/compare/.
 
 MMC := tools/mmcompare
 # libcsv reads and quotes CSV; GSL gives the Student t distribution.
@@ -13,7 +13,6 @@ MMC_ASAN_OBJS := $(MMC_CORE:%=tests/compare/%.asan.o) \
 	$(MMRES_SRCS:bench/results/%.c=tests/compare/%.asan.o)
 
 ALL_TARGETS += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/mdc
-BENCH_TARGETS += bench-compare
 CHECK_DEPS += tests/compare/mmcompare.asan tests/compare/mmplot.asan \
 	tests/compare/stats_unit.asan $(MMC)/fuzz_reader
 CLEAN_FILES += $(MMC)/mmcompare $(MMC)/mmplot $(MMC)/mdc $(MMC)/fuzz_reader \
@@ -25,16 +24,20 @@ $(MMC)/%.o: $(MMC)/%.c
 
 $(MMC)/mmcompare $(MMC)/mmplot: $(MMC)/%: $(MMC)/%.o $(MMC_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
-# the verdict view is mmcompare's alone, and so are the kernel profiles
-# beside it (profdiff, mmprofile's reader)
-$(MMC)/mmcompare: $(MMC)/verdict.o $(MMC)/profdiff.o
-tests/compare/mmcompare.asan: tests/compare/verdict.asan.o tests/compare/profdiff.asan.o
+# the outputs are mmcompare's alone (mmcompare.h): its views, the verdict,
+# and the kernel profiles beside it (profdiff, mmprofile's reader)
+MMC_OUT := cmpfmt cmptext cmpprof cmpcsv cmpmd verdict profdiff
+$(MMC)/mmcompare: $(MMC_OUT:%=$(MMC)/%.o)
+tests/compare/mmcompare.asan: $(MMC_OUT:%=tests/compare/%.asan.o)
+# mmplot's charts (mmplot.h)
+MMC_PLOT := plotfile plotscale plotchange
+$(MMC)/mmplot: $(MMC_PLOT:%=$(MMC)/%.o)
+tests/compare/mmplot.asan: $(MMC_PLOT:%=tests/compare/%.asan.o)
 
-# mdc: the MDC formula (bench/results/mdc.h) for scripts: tools/bench/lib.sh asks
-# it, so the benchmarks that source lib.sh need it built
+# mdc: the MDC formula (bench/results/mdc.h) for scripts: tools/selfbench/lib.sh
+# asks it
 $(MMC)/mdc: $(MMC)/mdc.o $(MMRS_OBJS) $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMC_LIBS)
-bench-pageout bench-thp: $(MMC)/mdc
 
 $(MMC)/gen_synth: $(MMC)/gen_synth.o $(MMRES_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMRES_LIBS)
@@ -64,11 +67,5 @@ $(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h $(M
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -g -O1 -Ibench/results \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o $@ $(filter %.c,$^) $(MMC_LIBS)
-
-# Compare two synthetic result sets of 1,000,000 rows each; report wall
-# time and peak RSS against the targets (2 s, 300 MB).
-.PHONY: bench-compare
-bench-compare: $(MMC)/mmcompare $(MMC)/gen_synth $(MMC)/runstat
-	@$(MMC)/bench-compare.sh
 
 -include $(wildcard $(MMC)/*.d tests/compare/*.d)

@@ -38,11 +38,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exitcodes.h"
 #include "gptext.h"
 #include "profdiff.h"
 
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
 #define PANELS_MAX 6
 #define BARS_PER_PANEL 8
 
@@ -603,7 +602,7 @@ static int unpack(const char *dir)
 
 	if (!d) {
 		fprintf(stderr, "mmprofile: %s: %s\n", dir, strerror(errno));
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
@@ -613,7 +612,7 @@ static int unpack(const char *dir)
 			fails += unpack_one(dir, de->d_name) < 0;
 	}
 	closedir(d);
-	return fails ? EXIT_FAIL : 0;
+	return fails ? MM_FAIL : 0;
 }
 
 /* ------------------------------------------------------------ main */
@@ -666,32 +665,32 @@ int main(int argc, char **argv)
 			o.top = (int)strtol(optarg, &end, 10);
 			if (*end || o.top < 1 || o.top > 1000) {
 				fprintf(stderr, "mmprofile: --top '%s': a number in [1, 1000]\n", optarg);
-				return EXIT_USAGE;
+				return MM_USAGE;
 			}
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_USAGE;
+		default: usage(stderr); return MM_USAGE;
 		}
 	}
 	if (argc - optind < 2) {
 		usage(stderr);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	pd_init(&p, "mmprofile");
 	for (int i = optind; i < argc; i++)
 		if (pd_add_arg(&p, argv[i], o.per_arg ? i - optind : -1) < 0) {
 			fprintf(stderr, "mmprofile: %s\n", p.err);
-			rc = EXIT_USAGE;
+			rc = MM_USAGE;
 			goto out;
 		}
 	if (p.nsides < 2) {
 		fprintf(stderr, "mmprofile: one label only (%s): give runs of two labels, or --per-arg\n",
 			p.sides[0].label);
-		rc = EXIT_USAGE;
+		rc = MM_USAGE;
 		goto out;
 	}
 	if (o.plot_dir && plot(&p, &o) < 0)
-		rc = EXIT_FAIL;
+		rc = MM_FAIL;
 	if (o.summary)
 		print_summary(&p);
 	else if (o.markdown)
@@ -699,7 +698,7 @@ int main(int argc, char **argv)
 	else
 		print_text(&p, &o);
 	if (fflush(stdout))
-		rc = EXIT_FAIL;
+		rc = MM_FAIL;
 out:
 	pd_free(&p);
 	return rc;

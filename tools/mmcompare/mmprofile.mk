@@ -16,10 +16,3 @@ tests/profile/mmprofile.asan: tools/mmcompare/mmprofile.c tools/mmcompare/profdi
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench/results -o $@ \
 		$(filter %.c,$^) $(MMRES_LIBS) -lm
 CHECK_DEPS += tests/profile/mmprofile.asan
-
-# What --profile costs the measured phase: pageout's loops/s without and
-# with sampling, alternating (tools/bench/profile-bench.sh; target < 5%).
-BENCH_TARGETS += bench-profile
-.PHONY: bench-profile
-bench-profile: bench/mmbench
-	@tools/bench/profile-bench.sh

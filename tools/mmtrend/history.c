@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "history.h"
 
 const char *const hist_cols[H_NCOLS + 1] = {
@@ -247,7 +248,7 @@ int hist_usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	return 2;
+	return MM_USAGE;
 }
 
 int hist_dispatch(const struct hist_command *cmds, int argc, char **argv, int min_argc,
@@ -257,11 +258,11 @@ int hist_dispatch(const struct hist_command *cmds, int argc, char **argv, int mi
 
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
 		usage(stdout);
-		return 0;
+		return MM_PASS;
 	}
 	if (argc < min_argc) {
 		usage(stderr);
-		return 2;
+		return MM_USAGE;
 	}
 	for (const struct hist_command *c = cmds; c->name; c++)
 		if (!strcmp(cmd, c->name))

@@ -27,12 +27,11 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "exitcodes.h"
 #include "history.h"
+#include "numbers.h"
 #include "trend.h"
 
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
-#define EXIT_WORSE 3
 #define MAX_HOSTS 64
 #define MAX_BASE 256
 
@@ -98,9 +97,7 @@ static int parse_num_opt(int c, const char *arg, struct opts *o)
 
 	errno = 0;
 	if (c == 'a') {
-		o->alpha = strtod(arg, &end);
-		if (!*arg || *end || !(o->alpha > 0 && o->alpha < 1))
-			return usage_err("--alpha '%s': want a number between 0 and 1", arg);
+		return mm_parse_alpha("mmtrend", arg, &o->alpha);
 	} else if (c == 'n') {
 		o->last = strtol(arg, &end, 10);
 		if (!*arg || *end || errno || o->last < 1)
@@ -797,24 +794,24 @@ static int write_outputs(struct trend *t, const char *out)
 	FILE *f;
 
 	if (!stems)
-		return EXIT_FAIL;
+		return MM_FAIL;
 	plot_rc = draw_all(t, out, stems, &nst, err, sizeof(err));
 	snprintf(p, sizeof(p), "%s/trend.csv", out);
 	f = fopen(p, "w");
 	if (!f || write_csv(t, f) || fclose(f)) {
 		fprintf(stderr, "mmtrend: %s: %s\n", p, strerror(errno));
-		return EXIT_FAIL;
+		return MM_FAIL;
 	}
 	snprintf(p, sizeof(p), "%s/report.md", out);
 	f = fopen(p, "w");
 	if (!f) {
 		fprintf(stderr, "mmtrend: %s: %s\n", p, strerror(errno));
-		return EXIT_FAIL;
+		return MM_FAIL;
 	}
 	nworse = write_report(t, f, (const char *const *)stems, nst, plot_rc ? err : NULL);
 	fprintf(f, "Every point: [trend.csv](trend.csv).\n");
 	if (fclose(f))
-		return EXIT_FAIL;
+		return MM_FAIL;
 	for (i = 0; i < nst; i++)
 		free(stems[i]);
 	free(stems);
@@ -822,9 +819,9 @@ static int write_outputs(struct trend *t, const char *out)
 	       t->nruns, nst, nworse, p);
 	if (plot_rc) {
 		fprintf(stderr, "mmtrend: %s\n", err);
-		return EXIT_FAIL;
+		return MM_FAIL;
 	}
-	return nworse ? EXIT_WORSE : 0;
+	return nworse ? MM_WORSE : 0;
 }
 
 static void trend_free(struct trend *t)
@@ -867,11 +864,11 @@ int main(int argc, char **argv)
 {
 	struct trend t = { .nruns = 0 };
 	char hist[PATH_MAX], out[PATH_MAX];
-	int i, rc = EXIT_USAGE;
+	int i, rc = MM_USAGE;
 
 	if (parse_opts(argc, argv, &t.o)) {
 		judge_free(&t.o.jo);
-		return EXIT_USAGE;
+		return MM_USAGE;
 	}
 	gsl_set_error_handler_off();
 	snprintf(hist, sizeof(hist), "%s/history.csv", t.o.root);

@@ -24,7 +24,9 @@ CLEAN_FILES += $(MMT_PROGS) $(MMT_PROGS:%=%-san)
 $(MMT)/%.o: $(MMT)/%.c
 	$(CC) $(CFLAGS) -I$(MMT_MMC) -Ibench/results -c -o $@ $<
 
-$(MMT)/mmhistory: $(MMT)/mmhistory.o $(MMT_COMMON)
+# mmhistory's commands (mmhistory.h)
+MMT_HIST := mmhistory histkeep histdigest histledger
+$(MMT)/mmhistory: $(MMT_HIST:%=$(MMT)/%.o) $(MMT_COMMON)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmsynth: $(MMT)/mmsynth.o $(MMT_COMMON)
@@ -32,7 +34,9 @@ $(MMT)/mmsynth: $(MMT)/mmsynth.o $(MMT_COMMON)
 
 # mmchange: E-divisive change points over the history (changepoint.c),
 # reading each run with the core's result-set reader.
-$(MMT)/mmchange: $(MMT)/mmchange.o $(MMT)/changepoint.o $(MMT_COMMON) $(MMRS_OBJS)
+# mmchange's commands (mmchange.h)
+MMT_CHG := mmchange chgsim chgload chgjudge chgdetect
+$(MMT)/mmchange: $(MMT_CHG:%=$(MMT)/%.o) $(MMT)/changepoint.o $(MMT_COMMON) $(MMRS_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 $(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE:%=$(MMT_MMC)/%.o) \
@@ -40,14 +44,15 @@ $(MMT)/mmtrend: $(MMT)/mmtrend.o $(MMT)/trendplot.o $(MMT_COMMON) $(MMT_MMC_CORE
 	$(CC) $(CFLAGS) -o $@ $^ $(MMT_LIBS)
 
 # The tests run the ASan/UBSan builds on their bad inputs and crashes.
-$(MMT)/mmhistory-san: $(MMT)/mmhistory.c $(MMT_COMMON:.o=.c)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench/results -o $@ $^ $(MMT_LIBS)
+$(MMT)/mmhistory-san: $(MMT_HIST:%=$(MMT)/%.c) $(MMT_COMMON:.o=.c) $(MMT_MMC)/compare_csv.h
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench/results -o $@ \
+		$(filter %.c,$^) $(MMT_LIBS)
 
 $(MMT)/mmtrend-san: $(MMT)/mmtrend.c $(MMT)/trendplot.c $(MMT_COMMON:.o=.c) \
 		$(MMT_MMC_CORE:%=$(MMT_MMC)/%.c) $(MMRS_SRCS)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -I$(MMT_MMC) -Ibench/results -o $@ $^ $(MMT_LIBS)
 
-$(MMT)/mmchange-san: $(MMT)/mmchange.c $(MMT)/changepoint.c $(MMT_COMMON:.o=.c) $(MMRS_SRCS)
+$(MMT)/mmchange-san: $(MMT_CHG:%=$(MMT)/%.c) $(MMT)/changepoint.c $(MMT_COMMON:.o=.c) $(MMRS_SRCS)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench/results -o $@ $^ $(MMT_LIBS)
 
 CHECK_DEPS += $(MMT)/mmhistory-san $(MMT)/mmtrend-san $(MMT)/mmchange-san

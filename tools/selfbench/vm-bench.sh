@@ -7,7 +7,7 @@
 # a one-case suite and judges the medians. Exit 0 met, 1 missed.
 set -u
 vm_prog=bench-vm
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../vm/lib.sh"
 
 runs=${BENCH_VM_RUNS:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || vm_usage_die "BENCH_VM_RUNS='$runs' is not a positive integer"

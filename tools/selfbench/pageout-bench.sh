@@ -3,15 +3,15 @@
 # Runs, in one invocation, BENCH_ROUNDS (3) rounds of three arms, their
 # order rotated every round:
 #   mmbench run pageout -p instances=2 -p size_mb=64 -p duration_s=1 -i 10 -w 1
-#   tools/bench/ref_pageout 2 64 1 DIR 1 after 10   (1 s warm-up, 10 windows of 1 s)
-#   tools/bench/ref_pageout 2 64 1 DIR 1 born 10
+#   tools/selfbench/ref_pageout 2 64 1 DIR 1 after 10   (1 s warm-up, 10 windows of 1 s)
+#   tools/selfbench/ref_pageout 2 64 1 DIR 1 born 10
 # all on files in the same directory on the same file system. Each arm
 # gives 10 values of loops/s from one run: mmbench its 10 iterations (the
 # CoV `mmbench summary` prints and mmcompare's minimum detectable change
 # rests on), the reference its 10 windows (the same processes on the same
 # files, whole loops counted per window, as the posted loop counts). Per
 # round it prints each side's mean, CoV and minimum detectable change at
-# 10 iterations (tools/bench/lib.sh states the formula), their CoV ratio,
+# 10 iterations (tools/selfbench/lib.sh states the formula), their CoV ratio,
 # the load average and whether that round alone met the target. The
 # verdict holds mmbench against the reference as a plain program runs
 # (pinned after the fork). The reference born on its CPU runs in mmbench's TLB flush mode
@@ -23,7 +23,7 @@
 # memory timed 10 times after the arms, and of 10 samples of reading a
 # 64 MiB file from the same directory 16 times, its pages dropped before
 # each read (the machine's own spread in that round, CPU and disk,
-# tools/bench/floor.c). The round means side by side show
+# tools/selfbench/floor.c). The round means side by side show
 # how far runs apart differ. Also context, with more than one instance:
 # mmbench with one instance alone on the same files, right after the arms,
 # and how far the instances' total rate is from that many times its rate
@@ -33,7 +33,7 @@
 # elsewhere, on a RAM block device for example (zram, brd, formatted
 # ext4), to take the disk's read latency out of both.
 # Target: mmbench's pooled CoV (the root mean square of its rounds' CoVs,
-# tools/bench/lib.sh bench_pooled_verdict) at most half of the
+# tools/selfbench/lib.sh bench_pooled_verdict) at most half of the
 # reference's and under 3%.
 # Usage: pageout-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
 
@@ -42,9 +42,9 @@
 {
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tools/bench/lib.sh"
+. "$top/tools/selfbench/lib.sh"
 mmbench=${MMBENCH:-$top/bench/mmbench}
-ref=$top/tools/bench/ref_pageout
+ref=$top/tools/selfbench/ref_pageout
 rounds=${BENCH_ROUNDS:-3} iters=${BENCH_ITERATIONS:-10}
 inst=${BENCH_INSTANCES:-2} size=${BENCH_SIZE_MB:-64} dur=${BENCH_DURATION_S:-1}
 out=${1:-$top/results/bench-pageout/$(date +%Y%m%d-%H%M%S)}
@@ -104,9 +104,9 @@ for r in $(seq 1 "$rounds"); do
 		bench_context_ratio "mmbench pageout with one instance alone (mean ratio: the $inst instances' rate over its, $inst if they did not slow each other)" \
 			"$out/mmbench.$r.txt" "$out/mmbench_one.$r.txt" loops/s
 	bench_context_ratio "reference born on its CPU (mmbench's flush mode)" "$out/mmbench.$r.txt" "$out/born.$r.txt" loops/s
-	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed loop on 256 KiB in the CPU's caches (tools/bench/floor cpu)"
+	bench_floor_report "$out/floor_cpu.$r.txt" "a fixed loop on 256 KiB in the CPU's caches (tools/selfbench/floor cpu)"
 	bench_floor_context $io_rc "$out/floor_io.$r.txt" "$out/floor_io.$r.err" \
-		"16 reads of a 64 MiB file in the data directory, its pages dropped before each (tools/bench/floor io)"
+		"16 reads of a 64 MiB file in the data directory, its pages dropped before each (tools/selfbench/floor io)"
 	bench_verdict "bench-pageout round $r" "$out/mmbench.$r.txt" "$out/after.$r.txt" 3 | sed 's/^/  /'
 	[ "${PIPESTATUS[0]}" = 2 ] && exit 2
 	bench_stats "$out/mmbench.$r.txt" | cut -d' ' -f4 >>"$out/mmbench_cov.txt"

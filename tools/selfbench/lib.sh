@@ -1,6 +1,7 @@
-# Shared by the reference benchmarks (tools/bench/pageout-bench.sh,
-# workloads/thp_storm-bench.sh): statistics of one series of values, the
-# machine's own spread, and the side-by-side verdict. Sourced, not run.
+# Shared by the reference benchmarks (pageout-bench.sh, thp_storm-bench.sh,
+# precision-bench.sh and profile-bench.sh beside it): statistics of one
+# series of values, the machine's own spread, and the side-by-side
+# verdict. Sourced, not run.
 #
 # Minimum detectable change (MDC) at n iterations: the smallest difference
 # a two-sided two-sample t-test with equal n and the measured spread finds
@@ -54,7 +55,7 @@ bench_value() { "$mmbench" field --where metric="$2" "$1" value; }
 
 # The machine's own spread, timed in the same round as the arms, so that
 # a target can be read against what the machine allows in that very
-# invocation (tools/bench/floor.c, built beside this file). Each appends
+# invocation (tools/selfbench/floor.c, built beside this file). Each appends
 # N figures of milliseconds to FILE.
 # bench_floor_cpu FILE N: a fixed loop of loads, multiplies and stores on
 # 256 KiB held in the CPU's caches, no system call: the CPU's speed.

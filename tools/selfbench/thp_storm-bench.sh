@@ -3,12 +3,12 @@
 # thpscale-style storm timed the usual way?
 # Runs, in one invocation, BENCH_ROUNDS (3) rounds of
 #   mmbench run thp_storm -p threads=1 -p size_mb=1024 -i 10 -w 1
-#   tools/bench/ref_thpscale 1 1024 25 DIR 1 10   (1 warm-up, 10 measured)
+#   tools/selfbench/ref_thpscale 1 1024 25 DIR 1 10   (1 warm-up, 10 measured)
 # (the order swapped every other round; 1024 MiB is the quick suite's
 # size). Each gives 10 values of fault_both_mean from one run: the CoV
 # `mmbench summary` prints and mmcompare's minimum detectable change rests
 # on. Per round it prints each side's mean, CoV and minimum detectable
-# change at 10 iterations (tools/bench/lib.sh states the formula), their
+# change at 10 iterations (tools/selfbench/lib.sh states the formula), their
 # CoV ratio, the load average and whether that round alone met the
 # target. Also shown, as context: the CoV of thp_storm's
 # fault_both_mean_excl_runq (the fault times less the time the thread
@@ -18,16 +18,16 @@
 # memory the host took back, and the CoV of 10 plain storms of 256 huge
 # page faults on memory backed right before, each on other physical
 # memory, as thp_storm's iterations are: how far the host's memory differs
-# by where a storm lands, with no harness involved (tools/bench/floor.c).
+# by where a storm lands, with no harness involved (tools/selfbench/floor.c).
 # Target: mmbench's pooled CoV (the root mean square of its rounds' CoVs,
-# tools/bench/lib.sh bench_pooled_verdict) at most half of the
+# tools/selfbench/lib.sh bench_pooled_verdict) at most half of the
 # reference's and under 10%.
 # Usage: thp_storm-bench.sh [OUT_DIR]   Exit: 0 met, 1 missed, 2 could not run.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tools/bench/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/selfbench/lib.sh"
 mmbench=${MMBENCH:-$top/bench/mmbench}
-ref=$top/tools/bench/ref_thpscale
+ref=$top/tools/selfbench/ref_thpscale
 rounds=${BENCH_ROUNDS:-3} iters=${BENCH_ITERATIONS:-10}
 threads=${BENCH_THREADS:-1} size=${BENCH_SIZE_MB:-1024}
 target=${THP_COV_TARGET:-10}
@@ -69,9 +69,9 @@ for r in $(seq 1 "$rounds"); do
 	echo "round $r ($([ $((r % 2)) = 1 ] && echo 'mmbench first' || echo 'reference first'); load $(bench_loadavg)):"
 	read -r n m sd cov mdc < <(bench_stats "$out/mmbench_excl_runq.$r.txt")
 	echo "  context: thp_storm fault_both_mean_excl_runq mean $m us, CoV $cov% (n=$n); storms the host guard retried: $(bench_value "$out/mm.$r/results.csv" storm_guard_retries | awk '{ s += $1 } END { print s + 0 }')"
-	bench_floor_report "$out/floor_mem.$r.txt" "memset of 1 GiB already touched (tools/bench/floor mem)"
+	bench_floor_report "$out/floor_mem.$r.txt" "memset of 1 GiB already touched (tools/selfbench/floor mem)"
 	bench_floor_context $thp_rc "$out/floor_thp.$r.txt" "$out/floor_thp.$r.err" \
-		"a storm of 256 huge page faults on memory backed right before, each on other memory (tools/bench/floor thp)" "us per fault"
+		"a storm of 256 huge page faults on memory backed right before, each on other memory (tools/selfbench/floor thp)" "us per fault"
 	bench_verdict "bench-thp round $r" "$out/mmbench.$r.txt" "$out/reference.$r.txt" "$target" | sed 's/^/  /'
 	[ "${PIPESTATUS[0]}" = 2 ] && exit 2
 	bench_stats "$out/mmbench.$r.txt" | cut -d' ' -f4 >>"$out/mmbench_cov.txt"

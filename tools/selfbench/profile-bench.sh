@@ -35,7 +35,7 @@
 {
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tools/bench/lib.sh"
+. "$top/tools/selfbench/lib.sh"
 mmbench=${MMBENCH:-$top/bench/mmbench}
 rounds=${BENCH_ROUNDS:-6}
 size=${BENCH_SIZE_MB:-16} dur=${BENCH_DURATION_S:-1} iters=${BENCH_ITERATIONS:-5}

@@ -32,7 +32,7 @@
 {
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tools/bench/lib.sh"
+. "$top/tools/selfbench/lib.sh"
 mmbench=${MMBENCH:-$top/bench/mmbench}
 rounds=${BENCH_ROUNDS:-3} prec=${BENCH_PRECISION:-3} maxit=${BENCH_MAX_ITERATIONS:-30}
 out=${1:-$top/results/bench-precision/$(date +%Y%m%d-%H%M%S)}
