@@ -44,3 +44,31 @@ kbuild_room() {
 	skip "$1" "only $free MiB free on the file system of $d; a cold kernel pair needs about $KBUILD_NEED_MB MiB"
 	return 1
 }
+
+# kbuild_pair_setup NAME KEY TREE PATCH: what each pair test does first.
+# Outside the kernel tier a SKIP and exit 4; then the packages
+# (kbuild_deps) and the room (kbuild_room), finishing the test when either
+# is missing; sets kout to the pair's directory in the cache, one per KEY
+# and version of tools/kbuild (test runs of other checkouts share the
+# cache and must not rebuild a pair under a running guest), removing that
+# KEY's pairs of older versions after two days. In prepare mode it builds
+# the pair and exits with tools/kbuild's status (tests/prepare).
+kbuild_pair_setup() {
+	local name=$1 key=$2 tree=$3 patch=$4 home cache
+
+	kbuild_tier || {
+		skip "$name" "a kernel pair build (minutes on 2 CPUs): make check or make check-kbuild, not make check-quick"
+		exit 4
+	}
+	kbuild_deps "$name" kbuild-test || finish
+	home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+	cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
+	kout=$cache/tests/pair-$key-$(sha256sum <"$TOP/tools/kbuild" | cut -c1-12)
+	find "$cache/tests" -maxdepth 1 -name "pair-$key-*" ! -path "$kout" -mtime +2 \
+		-exec rm -rf {} + 2>/dev/null
+	kbuild_room "$name" "$cache" "$kout/patched/bzImage" || finish
+	if [ "$MMBENCH_KBUILD_TEST" = prepare ]; then
+		"$TOP/tools/kbuild" --tree "$tree" --patch "$patch" --jobs "$(nproc)" --out "$kout"
+		exit
+	fi
+}

@@ -28,23 +28,7 @@ set -u
 K=$TOP/tools/kbuild
 PATCH=$TOP/workloads/patches/6.12-compaction-skips-large-folios.patch
 
-case "${MMBENCH_KBUILD_TEST:-0}" in
-1|all|prepare) ;;
-*)	skip kbuild_compaction "a kernel build (minutes on 2 CPUs; its base shared with test_kbuild_pair.sh): make check or make check-kbuild, not make check-quick"
-	exit 4 ;;
-esac
-kbuild_deps kbuild_compaction kbuild-test || finish
-home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
-cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
-# One pair per version of tools/kbuild (other checkouts share the cache).
-kout=$cache/tests/pair-6.12-compaction-$(sha256sum <"$K" | cut -c1-12)
-find "$cache/tests" -maxdepth 1 -name 'pair-6.12-compaction*' ! -path "$kout" -mtime +2 \
-	-exec rm -rf {} + 2>/dev/null
-kbuild_room kbuild_compaction "$cache" "$kout/patched/bzImage" || finish
-if [ "$MMBENCH_KBUILD_TEST" = prepare ]; then
-	"$K" --tree linux-source-6.12 --patch "$PATCH" --jobs "$(nproc)" --out "$kout"
-	exit
-fi
+kbuild_pair_setup kbuild_compaction 6.12-compaction linux-source-6.12 "$PATCH"
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 now() { date +%s; }

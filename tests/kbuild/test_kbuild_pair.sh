@@ -27,24 +27,7 @@ PATCH=$TOP/tests/kbuild/swapops-no-ad.patch
 # it out (a skip). MMBENCH_KBUILD_TEST=prepare only builds the pair and
 # exits with tools/kbuild's status (tests/prepare, in the background of
 # `make check`'s light tests; the test then finds the pair up to date).
-case "${MMBENCH_KBUILD_TEST:-0}" in
-1|all|prepare) ;;
-*)	skip kbuild_pair "two kernel builds (12 min cold on 2 CPUs): make check or make check-kbuild, not make check-quick"
-	exit 4 ;;
-esac
-kbuild_deps kbuild_pair kbuild-test || finish
-home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
-cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
-# One pair per version of tools/kbuild: test runs of other checkouts
-# (sharing the cache) must not rebuild this one under a running guest.
-kout=$cache/tests/pair-6.12-ad-$(sha256sum <"$K" | cut -c1-12)
-find "$cache/tests" -maxdepth 1 -name 'pair-6.12-ad*' ! -path "$kout" -mtime +2 \
-	-exec rm -rf {} + 2>/dev/null
-kbuild_room kbuild_pair "$cache" "$kout/patched/bzImage" || finish
-if [ "$MMBENCH_KBUILD_TEST" = prepare ]; then
-	"$K" --tree linux-source-6.12 --patch "$PATCH" --jobs "$(nproc)" --out "$kout"
-	exit
-fi
+kbuild_pair_setup kbuild_pair 6.12-ad linux-source-6.12 "$PATCH"
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 now() { date +%s; }
