@@ -3,6 +3,8 @@
 # - workloads/PARAMETERS.md is what tools/gen-docs makes from the current
 #   bench/mmbench (run `make docs` after changing a workload's tables);
 # - bench/run-options.tsv is what `mmbench options` prints (make docs);
+# - bench/OPTIONS.md is what tools/gen-docs --options makes from it, and
+#   tools/gen-docs --options refuses a file that is not that table;
 # - README.md, the front page, is at most 250 lines;
 # - no file outside tests/ names ../shared (a clone does not have it);
 # - every relative link in a committed *.md file names an existing file.
@@ -48,6 +50,27 @@ if [ -x "$MMBENCH" ] && "$MMBENCH" options >"$t/options.tsv" 2>"$t/options.err";
 		pass "docs: bench/run-options.tsv is what mmbench options prints" ||
 		fail "docs: bench/run-options.tsv differs from mmbench options" \
 			"run 'make docs'; $(diff "$t/options.tsv" bench/run-options.tsv | head -n 10)"
+	# 1c. The options' reference page from the same output.
+	if ! tools/gen-docs --options "$t/options.tsv" >"$t/options.md" 2>"$t/optgen.err"; then
+		fail "docs: tools/gen-docs --options" "$(cat "$t/optgen.err")"
+	elif diff -u bench/OPTIONS.md "$t/options.md" >"$t/optdiff"; then
+		n=$(grep -c '^| `-' "$t/options.md")
+		[ "$n" -eq $(($(wc -l <"$t/options.tsv") - 1)) ] &&
+			pass "docs: bench/OPTIONS.md is made from mmbench options ($n options, one row each)" ||
+			fail "docs: bench/OPTIONS.md rows" "$n rows for $(($(wc -l <"$t/options.tsv") - 1)) options"
+	else
+		fail "docs: bench/OPTIONS.md differs from mmbench options" "run 'make docs'; diff: $(head -n 20 "$t/optdiff")"
+	fi
+	# A file whose header is not the table's, or a short line, is refused.
+	sed '1s/help$/helps/' "$t/options.tsv" >"$t/badhead.tsv"
+	printf 'x\ty\n' | cat <(head -n 1 "$t/options.tsv") - >"$t/short.tsv"
+	for f in badhead short; do
+		tools/gen-docs --options "$t/$f.tsv" >/dev/null 2>"$t/$f.err"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q "^gen-docs: .*$f.tsv\|^gen-docs: options line 2 has 2 fields" "$t/$f.err" &&
+			pass "docs: gen-docs --options refuses a $f table (exit 1, naming it)" ||
+			fail "docs: gen-docs --options on a $f table" "rc=$rc $(cat "$t/$f.err")"
+	done
 else
 	fail "docs: mmbench options" "$(cat "$t/options.err" 2>/dev/null)"
 fi
