@@ -64,10 +64,11 @@ if [ -x "$MMBENCH" ] && "$MMBENCH" options >"$t/options.tsv" 2>"$t/options.err";
 	# A file whose header is not the table's, or a short line, is refused.
 	sed '1s/help$/helps/' "$t/options.tsv" >"$t/badhead.tsv"
 	printf 'x\ty\n' | cat <(head -n 1 "$t/options.tsv") - >"$t/short.tsv"
-	for f in badhead short; do
+	for f in "badhead:$t/badhead.tsv: not the header" "short:options line 2 has 2 fields"; do
+		msg=${f#*:} f=${f%%:*}
 		tools/gen-docs --options "$t/$f.tsv" >/dev/null 2>"$t/$f.err"
 		rc=$?
-		[ $rc -eq 1 ] && grep -q "^gen-docs: .*$f.tsv\|^gen-docs: options line 2 has 2 fields" "$t/$f.err" &&
+		[ $rc -eq 1 ] && grep -qF "gen-docs: $msg" "$t/$f.err" &&
 			pass "docs: gen-docs --options refuses a $f table (exit 1, naming it)" ||
 			fail "docs: gen-docs --options on a $f table" "rc=$rc $(cat "$t/$f.err")"
 	done
