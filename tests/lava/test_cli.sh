@@ -54,7 +54,7 @@ usage "bad precision" "not a percentage" run --kernel bookworm --precision 0 --s
 # front = yes) is in --help, from the table
 "$lava" --help >"$t/help" 2>&1
 missing=$(awk -F'\t' 'NR > 1 && $9 == "yes" { print "--" $1 }' "$TOP/bench/run-options.tsv" |
-	while read -r o; do grep -q -- "^  $o[ =[]" "$t/help" || echo "$o"; done)
+	while read -r o; do grep -q -- "^  ${o}[ =[]" "$t/help" || echo "$o"; done)
 [ -z "$missing" ] && grep -q -- '^  --precision P ' "$t/help" &&
 	pass "help: every front door's run option of the table is listed" ||
 	fail "help: run options" "missing: $missing"
