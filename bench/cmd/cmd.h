@@ -13,8 +13,8 @@
 typedef int mm_cmd_fn(int argc, char **argv);
 
 mm_cmd_fn cmd_list, cmd_info, cmd_run, cmd_suite, cmd_sysinfo, cmd_restore,
-	cmd_summary, cmd_precision, cmd_check_label, cmd_field, cmd_options,
-	cmd_help;
+	cmd_summary, cmd_precision, cmd_check_label, cmd_check, cmd_field,
+	cmd_options, cmd_help;
 
 /* table.c: the command named by argv[1] runs; else the usage, exit 2. */
 int mm_cmd_dispatch(int argc, char **argv);

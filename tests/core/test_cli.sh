@@ -91,6 +91,32 @@ bad suite-line "$t/suite:2: pageout: parameter 'size_mb'" suite "$t/suite"
 bad suite-missing "suite '$t/nosuch'" suite "$t/nosuch"
 bad cpus-typo "'cpu' is not a decimal integer (or cpus)" run pageout -p instances=cpu
 
+# mmbench check RULE VALUE: the C rules for shell (the nightly's alpha);
+# check-label is check label.
+chk() {	# NAME WANT_RC WANT_STDERR CHECK_ARGS...
+	local name=$1 want_rc=$2 want=$3; shift 3
+	"$mm" check "$@" >"$t/out" 2>"$t/err"; rc=$?
+	if [ $rc -eq "$want_rc" ] && [ ! -s "$t/out" ] && { [ -z "$want" ] && [ ! -s "$t/err" ] ||
+		[ -n "$want" ] && [ "$(cat "$t/err")" = "$want" ]; }; then
+		pass "check: $name"
+	else
+		fail "check: $name" "rc=$rc, stdout: $(cat "$t/out"), stderr: $(cat "$t/err")"
+	fi
+}
+for a in 0.05 .05 5e-2 0.999 1e-3; do chk "alpha $a" 0 "" alpha "$a"; done
+for a in 1 0 +0.05 0x1 -0.05 "" " 0.05" 0.05x nan 1e-400; do
+	chk "alpha '$a'" 2 "mmbench: --alpha '$a': want a decimal number between 0 and 1 (such as 0.05)" alpha "$a"
+done
+chk "label ok" 0 "" label base-6.1
+chk "label ../x" 2 "mmbench: label '../x': '/' is not one of A-Z a-z 0-9 . _ - +" label ../x
+"$mm" check-label ../x 2>"$t/err2"; rc=$?
+[ $rc -eq 2 ] && cmp -s "$t/err" "$t/err2" && pass "check-label: as check label" ||
+	fail "check-label" "rc=$rc, stderr: $(cat "$t/err2")"
+chk "no such rule" 2 "mmbench check: no rule 'decimal' (label, alpha)" decimal 5
+"$mm" check alpha >/dev/null 2>"$t/err"; rc=$?
+[ $rc -eq 2 ] && grep -q '^       mmbench check label|alpha VALUE$' "$t/err" &&
+	pass "check: no value is a usage error with the usage" || fail "check: no value" "rc=$rc"
+
 # "cpus" is the online CPU count; a value listed twice runs once.
 "$mm" run pageout -p instances=1,cpus,1 -p size_mb=2 -p duration_s=0.05 -i 1 -w 0 \
 	-o "$t/cpus" >/dev/null 2>&1

@@ -44,6 +44,20 @@ usage "unknown option" "unknown option" run --frobnicate
 printf -- '- deploy:\n    to: tftp\n- boot:\n    method: grub\n- test:\n    definitions: []\n' >"$t/with-test.yaml"
 usage "host actions with a test" "no test action" job --host-actions "$t/with-test.yaml" --suite "$t/suite"
 usage "host actions not a list" "expected a YAML list" job --host-actions "$t/suite" --suite "$t/suite"
+usage "profile in a QEMU job" "guest has no perf" job --kernel bookworm --profile --suite "$t/suite"
+usage "profile option in a QEMU job" "profile-cap: a QEMU device's guest has no perf" \
+	run --kernel bookworm --profile-cap 8M --suite "$t/suite"
+usage "max-iterations without precision" "limits --precision P" run --kernel bookworm --max-iterations 9 --suite "$t/suite"
+usage "bad precision" "not a percentage" run --kernel bookworm --precision 0 --suite "$t/suite"
+
+# ---- every run option the front doors pass on (bench/run-options.tsv,
+# front = yes) is in --help, from the table
+"$lava" --help >"$t/help" 2>&1
+missing=$(awk -F'\t' 'NR > 1 && $9 == "yes" { print "--" $1 }' "$TOP/bench/run-options.tsv" |
+	while read -r o; do grep -q -- "^  ${o}[ =[]" "$t/help" || echo "$o"; done)
+[ -z "$missing" ] && grep -q -- '^  --precision P ' "$t/help" &&
+	pass "help: every front door's run option of the table is listed" ||
+	fail "help: run options" "missing: $missing"
 
 # ---- a real host's job: its deploy and boot, then mmbench's test action
 cat >"$t/host.yaml" <<'EOF'
@@ -84,6 +98,18 @@ if "$lava" job --host-actions "$t/host.yaml" --device-type x86-host --tags big,n
 	fi
 else
 	fail "host job" "$(tail -n 5 "$t/e")"
+fi
+# Every mmbench option a front door passes on reaches the job's arguments.
+if "$lava" job --host-actions "$t/host.yaml" --suite "$t/suite" --precision 5 --max-iterations 20 \
+	--max-time=60 --profile=callgraph --profile-freq 99 --profile-cap 8M --iterations 3 \
+	--warmups 0 --timeout 100 --probe do_swap_page -o "$t/job2.yaml" 2>"$t/e"; then
+	b64a=$(sed -n "s/^ *- 'echo \([A-Za-z0-9+\/=]*\) | base64 -d >\/tmp\/mmlava-args'$/\1/p" "$t/job2.yaml")
+	want="--precision 5 --max-iterations 20 --max-time 60 --profile=callgraph --profile-freq 99 --profile-cap 8M -i 3 -w 0 --timeout 100 --probe do_swap_page "
+	[ "$(base64 -d <<<"$b64a" | tr '\n' ' ')" = "$want" ] &&
+		pass "host job: --precision, --profile and the other run options travel to mmbench" ||
+		fail "host job: run options" "args '$(base64 -d <<<"$b64a" | tr '\n' ' ')'"
+else
+	fail "host job with run options" "$(tail -n 5 "$t/e")"
 fi
 
 # ---- the in-job runner on this host, as LAVA's test shell runs it

@@ -29,7 +29,11 @@ bad "key given twice" "bad.conf:3: 'suite' given twice (first on line 1)" "suite
 bad "no such suite" "bad.conf:1: suite = 'nosuch': no such file" "suite = nosuch" "lock = l"
 bad "bad time limit" "time_limit = '1d': want a duration" "suite = quick" "lock = l" "time_limit = 1d"
 bad "bad baseline" "baseline = 'nosuch': not a run directory" "suite = quick" "lock = l" "results = r" "baseline = nosuch"
-bad "bad alpha" "alpha = '2': want a number between 0 and 1" "suite = quick" "lock = l" "alpha = 2"
+# alpha: the tools' rule, asked of C (mmbench check alpha), with its message
+for a in 2 1 0 +0.05 0x1 -0.05 0.05x; do
+	bad "bad alpha $a" "bad.conf:3: alpha = '$a': want a decimal number between 0 and 1 (such as 0.05)" \
+		"suite = quick" "lock = l" "alpha = $a"
+done
 bad "runs 0" "bad.conf:3: runs = '0': want a whole number from 1 to 20" "suite = quick" "lock = l" "runs = 0"
 bad "rerun_suspect maybe" "bad.conf:3: rerun_suspect = 'maybe': want yes or no" "suite = quick" "lock = l" \
 	"rerun_suspect = maybe"
@@ -79,6 +83,14 @@ check "--check runs nothing, creates neither the results directory nor the lock"
 check "--check says the results directory will be created" \
 	grep -q "results $d/res (does not exist yet: the first night creates it)" <<<"$out"
 check "--check prints the settings" grep -q "time_limit = 10s" <<<"$out"
+# alpha: what the tools take (mmbench check alpha), exponent and all
+for a in 0.05 .05 5e-2 0.999; do
+	mkdir -p "$d/a" && echo "alpha = $a" | write_conf "$d/a"
+	out=$("$NIGHTLY" --check "$d/a/n.conf" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && grep -qx "  alpha = $a" <<<"$out" && pass "--check: alpha = $a is valid" ||
+		fail "--check: alpha = $a" "exit $rc, '$(tail -n 3 <<<"$out")'"
+done
 
 # The suite would wait for ever (FAKE_HOLD names a file nobody makes); the
 # limit (10 s, a fifth kept for comparing) stops it after 8 s.

@@ -12,7 +12,7 @@
 #     --max-runs --dry-run) and mmbench's that it passes on (the rows of
 #     bench/run-options.tsv marked front: --iterations --warmups --timeout
 #     --probe --profile ...): parsed by front_run_opt, checked by
-#     front_run_checks
+#     front_run_checks (front_mm_checks: mmbench's options alone)
 #
 # Set before sourcing: front_prog, the name messages start with (default:
 # the script's file name). Exit codes follow mmbench: 0 pass, 1 fail,
@@ -175,9 +175,12 @@ front_read_options
 # The run options a front door accepts: all of them unless it sets
 # front_run_opts (a blank-separated list) before parsing; show_help and
 # front_run_help list only those. An mmbench option whose family is
-# another (--max-time: --precision) comes with that one.
-front_run_opts=${front_run_opts:-"--suite --label --out $(for o in "${front_mm_names[@]}"; do
-	[ "${front_mm_family[$o]}" != - ] || printf -- '--%s ' "$o"; done)--runs --dry-run"}
+# another (--max-time: --precision) comes with that one. front_mm_opts:
+# mmbench's (the front = yes rows that head a family), for a front door
+# that has its own --suite, --label and --out (tools/lava/lava).
+front_mm_opts=$(for o in "${front_mm_names[@]}"; do
+	[ "${front_mm_family[$o]}" != - ] || printf -- '--%s ' "$o"; done)
+front_run_opts=${front_run_opts:-"--suite --label --out ${front_mm_opts}--runs --dry-run"}
 
 # What front_run_opt parsed:
 front_suite_arg=quick	# --suite as given (front_run_checks resolves it)
@@ -359,6 +362,22 @@ front_run_checks()
 		front_label_ok "$l" || usage_die "--label '$l': use $front_label_rule"
 	done
 	[ -z "$front_out" ] || front_out=$(realpath -m -- "$front_out")
+	front_mm_checks
+	if [ -n "$front_max_runs" ]; then
+		[ "$front_max_runs" -ge "$front_runs" ] ||
+			usage_die "--max-runs $front_max_runs is below --runs $front_runs"
+	else
+		front_max_runs=$((front_runs * 3 > 100 ? 100 : front_runs * 3))
+	fi
+}
+
+# front_mm_checks: mmbench's options together: --max-iterations,
+# --max-time and --max-runs limit --precision; --max-time is below
+# --timeout. Bad input exits 2 naming it.
+front_mm_checks()
+{
+	local l
+
 	if [ -z "$front_precision" ]; then
 		for l in max-iterations:$front_max_iter max-time:$front_max_time max-runs:$front_max_runs; do
 			[ -z "${l#*:}" ] || usage_die "--${l%%:*} limits --precision P, which is not given"
@@ -366,12 +385,6 @@ front_run_checks()
 	fi
 	[ -z "$front_max_time" ] || [ "$front_max_time" -lt "$front_timeout" ] ||
 		usage_die "--max-time $front_max_time is not below --timeout $front_timeout: the case would be killed first"
-	if [ -n "$front_max_runs" ]; then
-		[ "$front_max_runs" -ge "$front_runs" ] ||
-			usage_die "--max-runs $front_max_runs is below --runs $front_runs"
-	else
-		front_max_runs=$((front_runs * 3 > 100 ? 100 : front_runs * 3))
-	fi
 }
 
 # front_dry_run_print ROOT [LINE...]: what --dry-run prints, one fact a
