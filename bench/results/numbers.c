@@ -48,6 +48,16 @@ bool mm_decimal_real(const char *s)
 	return *s == '\0';
 }
 
+int mm_parse_real(const char *s, double *out)
+{
+	if (!mm_decimal_real(s)) {
+		*out = NAN;
+		return -EINVAL;
+	}
+	*out = strtod(s, NULL);
+	return isfinite(*out) ? 0 : -ERANGE;
+}
+
 int mm_parse_decimal(const char *s, long long *out)
 {
 	char *end;
@@ -61,7 +71,7 @@ int mm_parse_decimal(const char *s, long long *out)
 
 int mm_parse_alpha(const char *prog, const char *s, double *alpha)
 {
-	*alpha = mm_decimal_real(s) ? strtod(s, NULL) : NAN;
+	mm_parse_real(s, alpha);
 	if (!(*alpha > 0 && *alpha < 1)) {
 		fprintf(stderr, "%s: --alpha '%s': want a decimal number between 0 and 1 "
 			"(such as 0.05)\n", prog, s);

@@ -16,6 +16,8 @@
 
 /* s is [-]digits[.digits][e[+-]digits] or [-].digits[...] */
 bool mm_decimal_real(const char *s);
+/* s is a decimal real (above) and finite: 0, or -EINVAL / -ERANGE (overflow) */
+int mm_parse_real(const char *s, double *out);
 /* s is [-]digits and fits a long long: 0, or -EINVAL / -ERANGE */
 int mm_parse_decimal(const char *s, long long *out);
 /*

@@ -120,4 +120,21 @@ done
 printf '1\nx\n' | "$MMCHANGE" edivisive >"$d/out" 2>"$d/err"
 check "a line that is not a number: exit 2 naming it" \
 	test $? -eq 2 -a -n "$(grep 'line 2: not a number' "$d/err")"
+# Numbers have one grammar (bench/results/numbers.h): decimal only, for
+# the values on stdin and the options alike.
+for v in +12 0x10 inf nan 12abc; do
+	printf '%s\n' 10 "$v" 11 | "$MMCHANGE" edivisive >/dev/null 2>"$d/err"
+	check "value '$v' on stdin: exit 2, line 2 named" \
+		test $? -eq 2 -a -n "$(grep 'line 2: not a number' "$d/err")"
+done
+printf '%s\n' '1 10' '2 11' '3 10 4' | "$MMCHANGE" edivisive >/dev/null 2>"$d/err"
+check "three fields on a line: exit 2, line 3 named" \
+	test $? -eq 2 -a -n "$(grep 'line 3: not a number' "$d/err")"
+for o in "--alpha +0.05" "--min-change 0x1" "--min-sd ' 2'"; do
+	eval "printf '%s\\n' 1 2 3 | \"\$MMCHANGE\" edivisive $o" >/dev/null 2>"$d/err"
+	check "edivisive $o: a usage error (exit 2)" test $? -eq 2 -a -s "$d/err"
+done
+"$MMCHANGE" simulate --steps '1,0x2' >/dev/null 2>"$d/err"
+check "simulate --steps with a hex step: exit 2 naming --steps" \
+	test $? -eq 2 -a -n "$(grep -- "--steps '1,0x2'" "$d/err")"
 finish

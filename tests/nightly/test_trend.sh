@@ -94,4 +94,9 @@ rc=$?
 check "a malformed history: exit 2 (got $rc)" test "$rc" -eq 2
 check "a malformed history: the message names the file and line" \
 	grep -q "h.csv:1: header: column 1 is 'bad', expected 'schema'" "$d/out"
+for v in +3 0x1 ' 3' inf; do
+	"$MMTREND" "$r" --baseline base --min-change "$v" -o "$d/bad" >/dev/null 2>"$d/err"
+	check "--min-change '$v': exit 2 (decimal numbers only)" \
+		test $? -eq 2 -a -n "$(grep -- "--min-change '$v'" "$d/err")"
+done
 finish

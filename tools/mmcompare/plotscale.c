@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "numbers.h"
 #include "gptext.h"
 #include "mmplot.h"
 
@@ -14,12 +15,11 @@
 
 static bool case_num(const char *kase, const char *key, double *x)
 {
-	char v[128], *end;
+	char v[128];
 
 	if (!rs_case_get(kase, key, v, sizeof(v)) || !v[0])
 		return false;
-	*x = strtod(v, &end);
-	return !*end && plottable(*x);
+	return !mm_parse_real(v, x) && plottable(*x);
 }
 
 /* The case string without KEY: the lines one scaling curve joins. */

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "numbers.h"
 #include "csvio.h"
 #include "profdiff.h"
 #include "results.h"
@@ -196,13 +197,7 @@ static bool committed(const struct commits *c, const char *prof, const char *ite
 
 static bool parse_double(const char *s, double *v)
 {
-	char *end;
-
-	if (!*s)
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && !*end && isfinite(*v);
+	return !mm_parse_real(s, v);
 }
 
 #define F(c) mm_csv_get(in, cm->col->c)

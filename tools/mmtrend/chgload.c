@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "numbers.h"
 #include "mmchange.h"
 
 /* ------------------------------------------------------------ detect */
@@ -200,7 +201,7 @@ int load_run(struct detect *d, int run)
 {
 	struct drun *r = &d->runs[run];
 	struct rs_set s;
-	char p[PATH_MAX], *end;
+	char p[PATH_MAX];
 	const char *b;
 	size_t i, k;
 	int rc = 0;
@@ -213,8 +214,7 @@ int load_run(struct detect *d, int run)
 		return -1;
 	}
 	if (s.nruns && (b = rs_meta_get(&s.runs[0], "nightly_host_busy_pct"))) {
-		r->busy = strtod(b, &end);
-		if (*end || !isfinite(r->busy))
+		if (mm_parse_real(b, &r->busy))
 			r->busy = NAN;
 	}
 	for (i = 0; i < s.nlines && !rc; i++) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "numbers.h"
 #include "mmchange.h"
 
 /* ------------------------------------------------------------ simulate */
@@ -147,7 +148,7 @@ int cmd_simulate(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		int rc = rule_opt(c, optarg, &sm.r);
-		char *p, *end;
+		char *p, *end, list_buf[512];
 
 		if (rc == 2)
 			return MM_USAGE;
@@ -161,14 +162,12 @@ int cmd_simulate(int argc, char **argv)
 		case 'u': if (parse_int(optarg, "--runs", 1, 100, &sm.runs)) return MM_USAGE; break;
 		case 'x': sm.rerun = false; break;
 		case 's':
-			for (sm.nsteps = 0, p = optarg; *p && sm.nsteps < 16;) {
-				sm.steps[sm.nsteps] = strtod(p, &end);
-				if (end == p || !(sm.steps[sm.nsteps] >= 0))
+			snprintf(list_buf, sizeof(list_buf), "%s", optarg);
+			sm.nsteps = 0;
+			for (p = strtok_r(list_buf, " ,", &end); p && sm.nsteps < 16;
+			     p = strtok_r(NULL, " ,", &end), sm.nsteps++)
+				if (mm_parse_real(p, &sm.steps[sm.nsteps]) || !(sm.steps[sm.nsteps] >= 0))
 					return die_usage("--steps '%s': want numbers >= 0", optarg);
-				sm.nsteps++;
-				for (p = end; *p == ' ' || *p == ','; p++)
-					;
-			}
 			break;
 		default: return die_usage("simulate: bad option (see mmchange --help)");
 		}

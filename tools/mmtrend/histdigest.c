@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numbers.h"
 #include "compare_csv.h"
 #include "mmhistory.h"
 
@@ -29,12 +30,7 @@ static const char *cc_get(const struct tab *t, const struct tab_row *r, enum com
 
 static bool num(const char *s, double *v)
 {
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	*v = strtod(s, &end);
-	return !*end;
+	return s && !mm_parse_real(s, v);
 }
 
 static void cline_fill(struct cmpfile *c, const struct tab_row *r, const struct tab_row *base,

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "numbers.h"
 #include "mmchange.h"
 
 static const char *prog = "mmchange";
@@ -53,11 +54,7 @@ static void usage(FILE *f)
 
 int parse_double(const char *s, const char *what, double lo, double hi, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (!*s || *end || errno || !(*out >= lo && *out <= hi))
+	if (mm_parse_real(s, out) || !(*out >= lo && *out <= hi))
 		return die_usage("%s '%s': want a number from %g to %g", what, s, lo, hi);
 	return 0;
 }
@@ -125,22 +122,23 @@ static int cmd_edivisive(int argc, char **argv)
 	if (optind != argc)
 		return die_usage("edivisive: the values come on stdin");
 	while (fgets(line, sizeof(line), stdin)) {
-		char *end, *p = line;
+		char *save, *tok[3] = { NULL, NULL, NULL }, *t;
 		long nt = n;
+		double nv = 0;
+		int k = 0;
+		bool bad;
 
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\n' || *p == '#' || !*p)
+		for (t = strtok_r(line, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+			if (k < 3)
+				tok[k++] = t;
+		if (!k || tok[0][0] == '#')
 			continue;
-		v = strtod(p, &end);
-		if (end != p && (*end == ' ' || *end == '\t')) {	/* NIGHT VALUE */
-			nt = (long)v;
-			p = end;
-			v = strtod(p, &end);
+		bad = k == 3 || mm_parse_real(tok[k - 1], &v);
+		if (k == 2) {					/* NIGHT VALUE */
+			bad = bad || mm_parse_real(tok[0], &nv);
+			nt = (long)nv;
 		}
-		while (*end == ' ' || *end == '\t' || *end == '\n')
-			end++;
-		if (end == p || *end || !isfinite(v)) {
+		if (bad) {
 			free(x);
 			free(night);
 			return die_usage("edivisive: line %d: not a number", n + 1);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "numbers.h"
 #include "history.h"
 #include "judge.h"
 #include "mmhistory.h"
@@ -98,10 +99,7 @@ int parse_long(const char *s, const char *what, long min, long *out)
 
 int parse_pct(const char *s, double *out)
 {
-	char *end;
-
-	*out = strtod(s, &end);
-	if (!*s || *end || !(*out >= 0 && *out < 1e6))
+	if (mm_parse_real(s, out) || !(*out >= 0 && *out < 1e6))
 		return die_usage("--min-change '%s': want a percentage >= 0", s);
 	return 0;
 }

@@ -103,8 +103,7 @@ static int parse_num_opt(int c, const char *arg, struct opts *o)
 		if (!*arg || *end || errno || o->last < 1)
 			return usage_err("--last '%s': want a whole number >= 1", arg);
 	} else {
-		o->jo.min_change = strtod(arg, &end);
-		if (!*arg || *end || !(o->jo.min_change >= 0))
+		if (mm_parse_real(arg, &o->jo.min_change) || !(o->jo.min_change >= 0))
 			return usage_err("--min-change '%s': want a percentage >= 0", arg);
 	}
 	return 0;
