@@ -10,9 +10,12 @@
  *
  * Each file is checked before anything is printed (mm_csv_read(), by the
  * schema of results.h): its header must be the schema's, every row must
- * have the header's number of fields, a value a decimal number, a
- * direction lower/higher/info, a status one of the four; a NUL byte or a
- * field too long to hold is an error. The first error is
+ * have the header's number of fields, a status one of the four; a NUL
+ * byte or a field too long to hold is an error. A results.csv row is read
+ * by the results library's one reader of such rows (resrow.h, the same as
+ * the result-set reader of mmcompare uses), leniently: a direction
+ * lower/higher/info, then a value a decimal number, are checked; a value
+ * written as nan or inf (or past a double) is counted and left out. The first error is
  * printed as FILE:LINE: what, and the exit status is 2. An unterminated
  * last line (a write torn by a crash) is not a row: it is named and left out.
  */

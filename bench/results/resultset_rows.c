@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Result-set reader: the rows of each schema file, checked field by field
- * (schema version, numbers, the metric name rule, case strings) and
+ * (schema version, numbers, the metric name rule, case strings: the
+ * library's field checks, resrow.h; a results.csv row by its one reader,
+ * mm_resrow_read(), strictly) and
  * pooled: results.csv values into lines per (workload, case, metric) and
  * side, samples.csv into sample sets, meta.csv, metrics.csv, cases.csv
  * and started.csv into the run.
