@@ -10,9 +10,12 @@
  *
  * Each file is checked before anything is printed (mm_csv_read(), by the
  * schema of results.h): its header must be the schema's, every row must
- * have the header's number of fields, a value a decimal number, a
- * direction lower/higher/info, a status one of the four; a NUL byte or a
- * field too long to hold is an error. The first error is
+ * have the header's number of fields, a status one of the four; a NUL
+ * byte or a field too long to hold is an error. A results.csv row is read
+ * by the results library's one reader of such rows (resrow.h, the same as
+ * the result-set reader of mmcompare uses), leniently: a direction
+ * lower/higher/info, then a value a decimal number, are checked; a value
+ * written as nan or inf (or past a double) is counted and left out. The first error is
  * printed as FILE:LINE: what, and the exit status is 2. An unterminated
  * last line (a write torn by a crash) is not a row: it is named and left out.
  */
@@ -29,6 +32,7 @@
 
 #include "core.h"
 #include "mdc.h"
+#include "resrow.h"
 #include "driver.h"
 
 struct row_acc {
@@ -49,7 +53,7 @@ struct row_acc {
  * case lead every per-case file: MM_KEY_COLUMNS).
  */
 static struct {
-	int wl, kase, metric, value, unit, better;	/* results.csv */
+	int wl, kase;					/* every file (results.csv: resrow.h) */
 	int status, reason;				/* cases.csv */
 	int start;					/* started.csv */
 } col;
@@ -111,42 +115,40 @@ static struct row_acc *find_acc(struct reader *r, const char *key)
 	return &r->acc[r->nacc++];
 }
 
+/*
+ * A results.csv row, read by the library's one reader of such rows
+ * (resrow.h), as leniently as a summary of one run can be: only the
+ * direction and the value are checked, and a value a workload wrote as
+ * nan or inf (or one past a double) is counted and left out, not an error.
+ */
 static void results_row(struct mm_csv_in *in, void *arg)
 {
+	struct mm_rowchk c = { .flags = MM_ROW_NONFINITE | MM_ROW_SHOW40 };
 	struct reader *r = arg;
-	const char *v8 = F(value), *better = F(better);
-	enum mm_better b;
+	struct mm_resrow row;
 	struct row_acc *a;
 	char key[2400];
-	double v;
 
-	if (mm_better_parse(better, &b)) {
-		mm_csv_bad(in, "better '%.40s' is not " MM_BETTER_WORDS, better);
+	for (int i = 0; i < MM_RES_NCOLS; i++)
+		row.f[i] = (struct mm_field){ mm_csv_get(in, i), strlen(mm_csv_get(in, i)) };
+	if (mm_resrow_read(&c, &row)) {
+		mm_csv_bad(in, "%s", c.err);
 		return;
 	}
-	if (mm_decimal_real(v8)) {
-		v = strtod(v8, NULL);
-	} else if (!strcmp(v8, "nan") || !strcmp(v8, "-nan") || !strcmp(v8, "inf") ||
-		   !strcmp(v8, "-inf")) {
+	if (row.nonfinite) {
 		r->bad++;	/* written so by a workload: not a value */
 		return;
-	} else {
-		mm_csv_bad(in, "value '%.40s' is not a decimal number", v8);
-		return;
 	}
-	if (!isfinite(v)) {
-		r->bad++;
+	if (row.better == MM_INFO)
 		return;
-	}
-	if (b == MM_INFO)
-		return;
-	snprintf(key, sizeof(key), "%s\t%s\t%s", F(wl), F(kase), F(metric));
+	snprintf(key, sizeof(key), "%s\t%s\t%s", row.f[MM_COL_WORKLOAD].p, row.f[MM_COL_CASE].p,
+		 row.f[MM_RES_METRIC].p);
 	a = find_acc(r, key);
 	if (!a)
 		return;
-	snprintf(a->unit, sizeof(a->unit), "%s", F(unit));
-	snprintf(a->better, sizeof(a->better), "%s", better);
-	gsl_rstat_add(v, a->rs);
+	snprintf(a->unit, sizeof(a->unit), "%s", row.f[MM_RES_UNIT].p);
+	snprintf(a->better, sizeof(a->better), "%s", row.f[MM_RES_BETTER].p);
+	gsl_rstat_add(row.value, a->rs);
 }
 
 /*
@@ -362,10 +364,6 @@ int mm_summary(const char *dir)
 		return MM_FAIL;
 	col.wl = mm_schema_col(MM_RESULTS_HEADER, "workload");
 	col.kase = mm_schema_col(MM_RESULTS_HEADER, "case");
-	col.metric = mm_schema_col(MM_RESULTS_HEADER, "metric");
-	col.value = mm_schema_col(MM_RESULTS_HEADER, "value");
-	col.unit = mm_schema_col(MM_RESULTS_HEADER, "unit");
-	col.better = mm_schema_col(MM_RESULTS_HEADER, "better");
 	col.status = mm_schema_col(MM_CASES_HEADER, "status");
 	col.reason = mm_schema_col(MM_CASES_HEADER, "reason");
 	col.start = mm_schema_col(MM_STARTED_HEADER, "start_time");

@@ -5,7 +5,8 @@
  * value must follow. The driver writes by it (csvout.c, driver.c,
  * profile.c); every reader checks by it: `mmbench summary`, the result-set
  * reader of mmcompare, mmplot and mmtrend (resultset*.c), the nightly
- * tools and the generators of synthetic runs. A reader finds a column by
+ * tools and the generators of synthetic runs (a results.csv row through
+ * its one reader, resrow.h). A reader finds a column by
  * its name in the header (mm_schema_col()), never by a position of its own.
  *
  * A new column goes at the end of its file's header; renaming or removing

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "resrow.h"
 #include "resultset_int.h"
 
 /*
@@ -73,17 +74,9 @@ int ct_err(struct csvt *t, const char *fmt, ...)
 /* A field, quoted for an error message: short and printable. */
 const char *ct_show(const struct csvt *t, int col, char *out, size_t len)
 {
-	const char *p = fld(t, col);
-	size_t n = fld_len(t, col), i, o = 0;
+	static const struct mm_rowchk c = { 0 };
 
-	for (i = 0; i < n && o + 4 < len; i++)
-		out[o++] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
-	if (i < n && o + 4 <= len) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
+	return mm_row_show(&c, (struct mm_field){ fld(t, col), fld_len(t, col) }, out, len);
 }
 
 static void ct_field(void *p, size_t n, void *data)

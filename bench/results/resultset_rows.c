@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Result-set reader: the rows of each schema file, checked field by field
- * (schema version, numbers, the metric name rule, case strings) and
+ * (schema version, numbers, the metric name rule, case strings: the
+ * library's field checks, resrow.h; a results.csv row by its one reader,
+ * mm_resrow_read(), strictly) and
  * pooled: results.csv values into lines per (workload, case, metric) and
  * side, samples.csv into sample sets, meta.csv, metrics.csv, cases.csv
  * and started.csv into the run.
@@ -20,102 +22,59 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "resrow.h"
 #include "resultset_int.h"
 
 /* ------------------------------------------------------------ checks */
 
+/*
+ * The field checks and their messages are the library's (resrow.c), the
+ * same as `mmbench summary` uses; here each fails the row at FILE:LINE.
+ */
+static struct mm_field field(const struct csvt *t, int col)
+{
+	return (struct mm_field){ fld(t, col), fld_len(t, col) };
+}
+
+static int chk_fail(struct csvt *t, const struct mm_rowchk *c)
+{
+	return ct_err(t, "%s", c->err);
+}
+
 static int check_schema(struct csvt *t, int col)
 {
-	char b[64];
+	struct mm_rowchk c = { 0 };
 
-	if (strcmp(fld(t, col), MM_SCHEMA_STR))
-		return ct_err(t, "schema version '%s', this tool reads version %s",
-			      ct_show(t, col, b, sizeof(b)), MM_SCHEMA_STR);
-	return 0;
+	return mm_row_schema(&c, field(t, col)) ? chk_fail(t, &c) : 0;
 }
 
 static int parse_int(struct csvt *t, int col, const char *what, long *out)
 {
-	const char *p = fld(t, col);
-	char *end, b[64];
+	struct mm_rowchk c = { 0 };
 
-	errno = 0;
-	*out = strtol(p, &end, 10);
-	if (!*p || *end || errno || *out < 0)
-		return ct_err(t, "%s '%s' is not a non-negative integer", what,
-			      ct_show(t, col, b, sizeof(b)));
-	return 0;
+	return mm_row_count(&c, field(t, col), what, out) ? chk_fail(t, &c) : 0;
 }
 
 static int parse_value(struct csvt *t, int col, const char *what, double *out)
 {
-	const char *p = fld(t, col);
-	char *end, b[64];
+	struct mm_rowchk c = { 0 };
+	bool nonfinite;
 
-	if (!mm_decimal_real(p))
-		return ct_err(t, "%s '%s' is not a decimal number", what,
-			      ct_show(t, col, b, sizeof(b)));
-	*out = strtod(p, &end);
-	if (!*p || *end || end == p)
-		return ct_err(t, "%s '%s' is not a number", what, ct_show(t, col, b, sizeof(b)));
-	if (!isfinite(*out))
-		return ct_err(t, "%s '%s' is not a finite number", what,
-			      ct_show(t, col, b, sizeof(b)));
-	return 0;
+	return mm_row_value(&c, field(t, col), what, out, &nonfinite) ? chk_fail(t, &c) : 0;
 }
 
-static int check_metric(struct csvt *t)
-{
-	size_t n = fld_len(t, C_METRIC);
-	char b[64];
-
-	/* the core's rule (results.h); the message says which part failed */
-	if (mm_metric_name_okn(fld(t, C_METRIC), n))
-		return 0;
-	if (!n)
-		return ct_err(t, "metric is empty");
-	if (n > MM_METRIC_MAX)
-		return ct_err(t, "metric '%s' is longer than %d characters",
-			      ct_show(t, C_METRIC, b, sizeof(b)), MM_METRIC_MAX);
-	return ct_err(t, "metric '%s' has characters outside [A-Za-z0-9_.:]",
-		      ct_show(t, C_METRIC, b, sizeof(b)));
-}
-
-/* "k=v;k=v": every part names a key. An empty case is a workload without
- * parameters. */
 static int check_case(struct csvt *t, int col)
 {
-	const char *p = fld(t, col), *end;
-	char b[64];
+	struct mm_rowchk c = { 0 };
 
-	while (*p) {
-		end = strchr(p, ';');
-		if (!end)
-			end = p + strlen(p);
-		if (!memchr(p, '=', end - p) || *p == '=')
-			return ct_err(t, "case '%s' is not of the form k=v;k=v",
-				      ct_show(t, col, b, sizeof(b)));
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-static int parse_better(struct csvt *t, enum mm_better *b)
-{
-	const char *p = fld(t, C_BETTER);
-	char sb[64];
-
-	if (mm_better_parse(p, b))
-		return ct_err(t, "better '%s' is not " MM_BETTER_WORDS,
-			      ct_show(t, C_BETTER, sb, sizeof(sb)));
-	return 0;
+	return mm_row_case(&c, field(t, col)) ? chk_fail(t, &c) : 0;
 }
 
 static int check_nonempty(struct csvt *t, int col, const char *what)
 {
-	if (!fld_len(t, col))
-		return ct_err(t, "%s is empty", what);
-	return 0;
+	struct mm_rowchk c = { 0 };
+
+	return mm_row_nonempty(&c, field(t, col), what) ? chk_fail(t, &c) : 0;
 }
 
 /* ------------------------------------------------------------ sides */
@@ -436,20 +395,23 @@ static int row_run_id(struct csvt *t)
 
 static int results_row(struct csvt *t)
 {
-	enum mm_better better = MM_INFO;
+	/* every check of its fields; runs from before metrics.csv had
+	 * --probe's calls per unit as info */
+	struct mm_rowchk c = { .flags = MM_ROW_KEYS | MM_ROW_OLD_CALLS };
+	struct mm_resrow row;
+	enum mm_better better;
 	struct rs_line *l;
 	long iter, dup;
 	double v;
-	int side;
+	int side, i;
 
-	if (check_schema(t, C_SCHEMA) || check_nonempty(t, C_WORKLOAD, "workload") ||
-	    check_case(t, C_CASE) || parse_int(t, C_ITERATION, "iteration", &iter) ||
-	    check_metric(t) || parse_value(t, C_VALUE, "value", &v) ||
-	    parse_better(t, &better))
-		return -1;
-	/* runs from before metrics.csv: --probe calls per unit were info */
-	if (better == MM_INFO && !strncmp(fld(t, C_METRIC), "calls_per_", 10))
-		better = MM_LOWER;
+	for (i = 0; i < C_NRES; i++)
+		row.f[i] = field(t, i);
+	if (mm_resrow_read(&c, &row))
+		return chk_fail(t, &c);
+	iter = row.iteration;
+	v = row.value;
+	better = row.better;
 	side = row_side(t, C_LABEL);
 	if (side < 0 || row_run_id(t))
 		return -1;

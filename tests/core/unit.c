@@ -20,6 +20,7 @@
 #include "driver.h"
 #include "params.h"
 #include "precision.h"
+#include "resrow.h"
 
 static int fails;
 
@@ -327,6 +328,70 @@ static void test_schema(void)
 	      mm_metric_name_okn("ab,", 2));
 	CHECK("schema: timed units", mm_unit_timed("ns") && mm_unit_timed("loops/s") &&
 	      !mm_unit_timed("count") && !mm_unit_timed("/s"));
+}
+
+/* A results.csv row into r (comma-separated, no quoting), read with flags. */
+static int resrow(const char *line, unsigned flags, struct mm_resrow *r, char *err, size_t len)
+{
+	static char buf[512];
+	struct mm_rowchk c = { .flags = flags };
+	char *p = buf;
+	int rc;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (int i = 0; i < MM_RES_NCOLS; i++) {
+		r->f[i] = (struct mm_field){ strsep(&p, ","), 0 };
+		r->f[i].p = r->f[i].p ? r->f[i].p : "";
+		r->f[i].n = strlen(r->f[i].p);
+	}
+	rc = mm_resrow_read(&c, r);
+	snprintf(err, len, "%s", rc ? c.err : "");
+	return rc;
+}
+
+/* The one reader of a results.csv row: what each flag tolerates. */
+static void test_resrow(void)
+{
+	const unsigned set = MM_ROW_KEYS | MM_ROW_OLD_CALLS, sum = MM_ROW_NONFINITE | MM_ROW_SHOW40;
+	/* a direction 70 bytes long */
+	const char *longb = "1,r,l,k,w,,0,m,1,1,"
+			    "0123456789012345678901234567890123456789012345678901234567890123456789";
+	struct mm_resrow r;
+	char e[700];
+
+	CHECK("resrow: a good row", !resrow("1,r,l,k,w,n=1,3,m,2.5,ns,lower", set, &r, e,
+					    sizeof(e)) && r.iteration == 3 && r.value == 2.5 &&
+	      r.better == MM_LOWER && !r.nonfinite);
+	CHECK("resrow: nan refused by the result set",
+	      resrow("1,r,l,k,w,n=1,0,m,nan,ns,lower", set, &r, e, sizeof(e)) &&
+	      !strcmp(e, "value 'nan' is not a decimal number"));
+	CHECK("resrow: a value past a double refused by the result set",
+	      resrow("1,r,l,k,w,n=1,0,m,1e999,ns,lower", set, &r, e, sizeof(e)) &&
+	      !strcmp(e, "value '1e999' is not a finite number"));
+	CHECK("resrow: nan and 1e999 counted, not refused, by summary",
+	      !resrow("1,r,l,k,w,n=1,0,m,-nan,ns,lower", sum, &r, e, sizeof(e)) && r.nonfinite &&
+	      !resrow("1,r,l,k,w,n=1,0,m,1e999,ns,lower", sum, &r, e, sizeof(e)) && r.nonfinite);
+	CHECK("resrow: the identity checked only with MM_ROW_KEYS",
+	      resrow("2,r,l,k,,x,y,m@,1,ns,info", set, &r, e, sizeof(e)) &&
+	      !strcmp(e, "schema version '2', this tool reads version 1") &&
+	      !resrow("2,r,l,k,,x,y,m@,1,ns,info", sum, &r, e, sizeof(e)));
+	CHECK("resrow: summary checks better before the value, the result set after",
+	      resrow("1,r,l,k,w,,0,m,x,ns,up", sum, &r, e, sizeof(e)) &&
+	      !strcmp(e, "better 'up' is not lower, higher or info") &&
+	      resrow("1,r,l,k,w,,0,m,x,ns,up", set, &r, e, sizeof(e)) &&
+	      !strcmp(e, "value 'x' is not a decimal number"));
+	CHECK("resrow: old calls_per_ info rows are lower only with MM_ROW_OLD_CALLS",
+	      !resrow("1,r,l,k,w,,0,calls_per_x,1,1,info", set, &r, e, sizeof(e)) &&
+	      r.better == MM_LOWER &&
+	      !resrow("1,r,l,k,w,,0,calls_per_x,1,1,info", sum, &r, e, sizeof(e)) &&
+	      r.better == MM_INFO);
+	CHECK("resrow: a bad field shown cut at 40 bytes, or at 60 with '...'",
+	      resrow(longb, sum, &r, e, sizeof(e)) &&
+	      !strcmp(e, "better '0123456789012345678901234567890123456789' is not lower, "
+		      "higher or info") &&
+	      resrow(longb, set, &r, e, sizeof(e)) &&
+	      !strcmp(e, "better '012345678901234567890123456789012345678901234567890123456789...' "
+		      "is not lower, higher or info"));
 }
 
 static void test_percentile(void)
@@ -664,6 +729,7 @@ int main(void)
 	test_numbers();
 	test_csv();
 	test_schema();
+	test_resrow();
 	test_percentile();
 	test_journal();
 	test_halfwidth();
