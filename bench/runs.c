@@ -32,6 +32,7 @@
 #include "core.h"
 #include "driver.h"
 #include "precision.h"
+#include "resrow.h"
 
 /* A watched metric of a workload, from one run's metrics.csv. */
 struct decl {
@@ -146,19 +147,24 @@ static struct line *line_get(struct runs *r, const char *wl, const char *kase,
 
 static void result_row(struct mm_csv_in *in, void *arg)
 {
+	struct mm_rowchk c = { .flags = MM_ROW_SHOW40 };
 	struct runs *r = arg;
 	const char *wl = mm_csv_get(in, MM_COL_WORKLOAD);
 	const char *metric = mm_csv_get(in, MM_RES_METRIC);
-	const char *val = mm_csv_get(in, MM_RES_VALUE);
+	struct mm_resrow row;
 	struct line *l;
 	double v;
 
 	if (!watched(r, wl, metric))
 		return;
-	if (!mm_decimal_real(val) || !isfinite(v = strtod(val, NULL))) {
-		mm_csv_bad(in, "value '%.40s' is not a number", val);
+	/* the library's one reader of a results.csv row (resrow.h) */
+	for (int i = 0; i < MM_RES_NCOLS; i++)
+		row.f[i] = (struct mm_field){ mm_csv_get(in, i), strlen(mm_csv_get(in, i)) };
+	if (mm_resrow_read(&c, &row)) {
+		mm_csv_bad(in, "%s", c.err);
 		return;
 	}
+	v = row.value;
 	l = line_get(r, wl, mm_csv_get(in, MM_COL_CASE), metric,
 		     mm_csv_get(in, MM_RES_UNIT));
 	if (!l) {

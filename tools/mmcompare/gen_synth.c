@@ -18,6 +18,7 @@
 
 #include "csvio.h"
 #include "results.h"
+#include "exitcodes.h"
 
 #define ITERS 10
 #define METRICS 100
@@ -98,7 +99,7 @@ int main(int argc, char **argv)
 
 	if (argc != 6) {
 		fprintf(stderr, "usage: gen_synth DIR LABEL ROWS SEED SHIFT_PCT\n");
-		return 2;
+		return MM_USAGE;
 	}
 	rows = atol(argv[3]);
 	rng = strtoull(argv[4], NULL, 0) | 1;

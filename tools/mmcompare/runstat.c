@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "exitcodes.h"
 
 int main(int argc, char **argv)
 {
@@ -20,7 +21,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: runstat CMD [ARG...]\n");
-		return 2;
+		return MM_USAGE;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();

@@ -19,6 +19,7 @@
 
 #include "csvio.h"
 #include "results.h"
+#include "exitcodes.h"
 
 #define MAX_LINES 256
 #define MAX_META 64
@@ -225,7 +226,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (parse_opts(argc, argv, &s))
-		return 2;
+		return MM_USAGE;
 	if (mm_mkdir_p(s.out)) {
 		fprintf(stderr, "mmsynth: %s: %s\n", s.out, strerror(errno));
 		return 1;
