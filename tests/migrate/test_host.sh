@@ -69,7 +69,7 @@ compact_run
 [ "$after" = 0 ] && pass "compact_unevictable_allowed restored after the run (was 0, run needs 1)" ||
 	fail "knob restore" "compact_unevictable_allowed is $after after the run, was 0"
 if [ $rc = 1 ] && [ "$layout" = yes ]; then
-	first=$(awk -F, 'NR > 1 && $7 != "pass" { print $8; exit }' "$t/c/cases.csv")
+	first=$("$MMBENCH" field "$t/c/cases.csv" status reason | awk -F'\t' '$1 != "pass" { print $2; exit }')
 	compact_run
 	[ "$after" = 0 ] || fail "knob restore (second run)" "compact_unevictable_allowed is $after, was 0"
 fi
@@ -78,7 +78,7 @@ if [ $rc = 1 ] && [ "$layout" = yes ]; then
 else
 	[ $rc = 0 ] && [ "$(awk -F, 'NR > 1 && $5 == "mlock_mix" && $7 == "pass"' "$t/c/cases.csv" | wc -l)" = 2 ] &&
 		pass "mlock_mix trigger=compact: both cases pass (regions rebuilt in fragmented pageblocks each iteration)" ||
-		fail "compact run" "rc=$rc $(awk -F, 'NR > 1 { print $7, $8 }' "$t/c/cases.csv" | head -2) $(tail -3 "$t/err")"
+		fail "compact run" "rc=$rc $("$MMBENCH" field "$t/c/cases.csv" status reason | head -2) $(tail -3 "$t/err")"
 	awk -F, 'FNR == 1 { next } $8 == "region_pages_moved" { n++; if ($9 <= 0) { print FILENAME " iteration " $7 ": " $9; bad = 1 } }
 		END { if (n != 6) { print n " region_pages_moved rows, want 6 (2 cases x (2 + 1 warm-up))"; bad = 1 } exit bad }' \
 		"$t/c/results.csv" "$t/c/warmup.csv" >"$t/why" &&

@@ -12,8 +12,8 @@ run() { # NAME ARGS...: mmbench run compact_folio into $t/NAME
 	shift
 	"$MMBENCH" run compact_folio "$@" -o "$t/$n" >"$t/$n.out" 2>&1
 }
-reason() { awk -F, 'NR > 1 { print $8 }' "$t/$1/cases.csv"; }
-status() { awk -F, 'NR > 1 { print $7 }' "$t/$1/cases.csv"; }
+reason() { "$MMBENCH" field "$t/$1/cases.csv" reason; }
+status() { "$MMBENCH" field "$t/$1/cases.csv" status; }
 no_rows() { [ ! -s "$t/$1/results.csv" ] || [ "$(wc -l <"$t/$1/results.csv")" -le 1 ]; }
 
 "$MMBENCH" info compact_folio >"$t/info" 2>&1

@@ -247,7 +247,7 @@ main_checks() {
 }
 main_run
 if [ $rc = 1 ] && [ "$disturbed" = yes ]; then
-	first=$(awk -F, 'NR > 1 && $7 != "pass" { print $8; exit }' "$run/cases.csv")
+	first=$("$MMBENCH" field "$run/cases.csv" status reason | awk -F'\t' '$1 != "pass" { print $2; exit }')
 	main_run
 fi
 if [ $rc = 1 ] && [ "$disturbed" = yes ]; then
