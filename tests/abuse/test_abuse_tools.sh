@@ -187,7 +187,7 @@ for h in "${HOSTILE[@]}"; do
 done
 for h in "${HOSTILE[@]:0:4}"; do
 	nconf "time_limit = $h" 2 "n.conf:1: time_limit = '.*': want a duration" "time_limit = $h"
-	nconf "alpha = $h" 2 "n.conf:1: alpha = '.*': want a number between 0 and 1" "alpha = $h"
+	nconf "alpha = $h" 2 "n.conf:1: alpha = '.*': want a decimal number between 0 and 1" "alpha = $h"
 	nconf "lock = $h" 2 "n.conf:1: lock = '.*': .*(does not exist|a '\.\.' in the path)" "lock = $h"
 	# A results root named like a command is a directory of that name in
 	# the config's directory: made, never run.
@@ -208,10 +208,10 @@ nconf "time_limit = 08h" 2 "time_limit = '08h': want a duration" "time_limit = 0
 nconf "time_limit = 9999999h" 2 "time_limit = '9999999h': want a duration" "time_limit = 9999999h"
 nconf "time_limit = 5s (under 10 s)" 2 "time_limit = '5s': want a duration from 10 s" "time_limit = 5s"
 nconf "time_limit = 1d" 2 "time_limit = '1d'" "time_limit = 1d"
-nconf "alpha = 1" 2 "alpha = '1': want a number between 0 and 1" "alpha = 1"
+nconf "alpha = 1" 2 "alpha = '1': want a decimal number between 0 and 1" "alpha = 1"
 nconf "alpha = 0" 2 "alpha = '0'" "alpha = 0"
 nconf "alpha = 0x0.1" 2 "alpha = '0x0.1'" "alpha = 0x0.1"
-nconf "alpha = .5e-1" 2 "alpha = '.5e-1'" "alpha = .5e-1"
+nconf "alpha = 5%" 2 "alpha = '5%'" "alpha = 5%"
 nconf "min_change_pct = -1" 2 "min_change_pct = '-1'" "min_change_pct = -1"
 nconf "min_change_pct = 1e9" 2 "min_change_pct = '1e9'" "min_change_pct = 1e9"
 nconf "trends = true" 2 "trends = 'true': want yes or no" "trends = true"
