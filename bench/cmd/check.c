@@ -29,12 +29,33 @@ static int check_alpha(const char *s)
 	return mm_parse_alpha("mmbench", s, &alpha);
 }
 
+/* The grammar of numbers (numbers.h), for shell that checks before mmbench is built. */
+static int check_decimal(const char *s)
+{
+	if (mm_decimal_real(s))
+		return 0;
+	fprintf(stderr, "mmbench: '%s': not a decimal number\n", s);
+	return -1;
+}
+
+static int check_integer(const char *s)
+{
+	long long v;
+
+	if (mm_parse_decimal(s, &v) == 0)
+		return 0;
+	fprintf(stderr, "mmbench: '%s': not a whole decimal number that fits 64 bits\n", s);
+	return -1;
+}
+
 static const struct {
 	const char *name;
 	int (*ok)(const char *s);
 } rules[] = {
 	{ "label", check_label },
 	{ "alpha", check_alpha },
+	{ "decimal", check_decimal },
+	{ "integer", check_integer },
 };
 
 int cmd_check(int argc, char **argv)
@@ -43,6 +64,6 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (strcmp(argv[1], rules[i].name) == 0)
 			return rules[i].ok(argv[2]) == 0 ? MM_PASS : MM_USAGE;
-	fprintf(stderr, "mmbench check: no rule '%s' (label, alpha)\n", argv[1]);
+	fprintf(stderr, "mmbench check: no rule '%s' (label, alpha, decimal, integer)\n", argv[1]);
 	return MM_USAGE;
 }

@@ -29,7 +29,7 @@ static const struct mm_cmd mm_cmds[] = {
 	{ "summary", cmd_summary, 2, "summary RUN_DIR" },
 	{ "precision", cmd_precision, 0, "precision [--precision P] RUN_DIR..." },
 	{ "check-label", cmd_check_label, 2, "check-label LABEL" },
-	{ "check", cmd_check, 3, "check label|alpha VALUE" },
+	{ "check", cmd_check, 3, "check label|alpha|decimal|integer VALUE" },
 	{ "field", cmd_field, 0,
 	  "field [--where COL=VALUE] [--last] [--lines] FILE COLUMN...\n"
 	  "field --header FILE | --csv VALUE... | --schema" },

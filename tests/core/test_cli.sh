@@ -112,9 +112,9 @@ chk "label ../x" 2 "mmbench: label '../x': '/' is not one of A-Z a-z 0-9 . _ - +
 "$mm" check-label ../x 2>"$t/err2"; rc=$?
 [ $rc -eq 2 ] && cmp -s "$t/err" "$t/err2" && pass "check-label: as check label" ||
 	fail "check-label" "rc=$rc, stderr: $(cat "$t/err2")"
-chk "no such rule" 2 "mmbench check: no rule 'decimal' (label, alpha)" decimal 5
+chk "no such rule" 2 "mmbench check: no rule 'nosuch' (label, alpha, decimal, integer)" nosuch 5
 "$mm" check alpha >/dev/null 2>"$t/err"; rc=$?
-[ $rc -eq 2 ] && grep -q '^       mmbench check label|alpha VALUE$' "$t/err" &&
+[ $rc -eq 2 ] && grep -q '^       mmbench check label|alpha|decimal|integer VALUE$' "$t/err" &&
 	pass "check: no value is a usage error with the usage" || fail "check: no value" "rc=$rc"
 
 # "cpus" is the online CPU count; a value listed twice runs once.

@@ -317,7 +317,7 @@ front_mm_opt()
 	percent)
 		# mmbench's decimal rule ([-]digits[.digits][e[+-]digits]),
 		# above MIN and at most MAX
-		[[ $v =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+		front_decimal_ok "$v" &&
 			awk -v p="$v" -v lo="$min" -v hi="$max" 'BEGIN { exit !(p > lo && p <= hi) }' ||
 			usage_die "--$n: '$v' is not a percentage above $min and at most $max" ;;
 	esac
@@ -334,11 +334,21 @@ front_mm_opt()
 	[ -z "${front_opt[profile]+set}" ] || front_profile=1
 }
 
-# front_in_range V MIN MAX: V is a whole number (mmbench's rule: digits,
-# perhaps a '-', leading zeros allowed) from MIN to MAX.
+# The grammar of numbers in shell, for the checks that run before mmbench
+# is built (--help, --dry-run): a copy of bench/results/numbers.c's rule,
+# held to it by tests/core/test_number_rule.sh (mmbench check decimal and
+# check integer on the same inputs).
+# front_decimal_ok V: [-]digits[.digits][e[+-]digits] or [-].digits[...]
+front_decimal_ok() { [[ $1 =~ ^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
+# front_integer_ok V: [-]digits (leading zeros allowed), at most 18 digits
+# (mmbench's: fits 64 bits)
+front_integer_ok() { [[ $1 =~ ^-?[0-9]{1,18}$ ]]; }
+
+# front_in_range V MIN MAX: V is a whole number (front_integer_ok) from MIN
+# to MAX.
 front_in_range()
 {
-	[[ $1 =~ ^(-?)0*([0-9]+)$ ]] && [ ${#BASH_REMATCH[2]} -le 15 ] &&
+	front_integer_ok "$1" && [[ $1 =~ ^(-?)0*([0-9]+)$ ]] && [ ${#BASH_REMATCH[2]} -le 15 ] &&
 		[ "${BASH_REMATCH[1]}${BASH_REMATCH[2]}" -ge "$2" ] &&
 		[ "${BASH_REMATCH[1]}${BASH_REMATCH[2]}" -le "$3" ]
 }
