@@ -72,3 +72,18 @@ kbuild_pair_setup() {
 		exit
 	fi
 }
+
+# kbuild_pair_run TREE PATCH SUITE_FILE: boot the pair in $kout in the VM
+# lab with the suite and compare (tools/kbuild-pair), output in $t/pair.out;
+# sets rc, bdir, pdir (the two run directories) and report (report.md).
+kbuild_pair_run() {
+	local start=$SECONDS
+
+	"$TOP/tools/kbuild-pair" --vm-build "$1" --patch "$2" --kbuild-out "$kout" \
+		--suite "$3" --out "$t/results" >"$t/pair.out" 2>&1
+	rc=$?
+	echo "# timing: kbuild-pair (reused build, two guests, comparison) $((SECONDS - start))s"
+	bdir=$(sed -n 's/^base run: *//p' "$t/pair.out")
+	pdir=$(sed -n 's/^patched run: *//p' "$t/pair.out")
+	report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
+}

@@ -59,14 +59,7 @@ fi
 cat >"$t/suite" <<'EOF'
 compact_folio -p source=anon -p size_mb=16 -i 4 -w 1
 EOF
-start=$(now)
-"$TOP/tools/kbuild-pair" --vm-build linux-source-6.12 --patch "$PATCH" --kbuild-out "$kout" \
-	--suite "$t/suite" --out "$t/results" >"$t/pair.out" 2>&1
-rc=$?
-echo "# timing: kbuild-pair (reused build, two guests, comparison) $(($(now) - start))s"
-bdir=$(sed -n 's/^base run: *//p' "$t/pair.out")
-pdir=$(sed -n 's/^patched run: *//p' "$t/pair.out")
-report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
+kbuild_pair_run linux-source-6.12 "$PATCH" "$t/suite"
 if [ -f "$bdir/results.csv" ] && [ -f "$pdir/results.csv" ] && [ -f "$report" ]; then
 	pass "kbuild_compaction: both kernels ran, report written (exit $rc)"
 else

@@ -133,14 +133,7 @@ cat >"$t/suite" <<'EOF'
 # Three iterations per kernel; the Referenced share does not depend on size.
 migrate_ad -p size_mb=64 -i 3 -w 0
 EOF
-start=$(now)
-"$TOP/tools/kbuild-pair" --vm-build linux-source-6.12 --patch "$PATCH" --kbuild-out "$kout" \
-	--suite "$t/suite" --out "$t/results" >"$t/pair.out" 2>&1
-rc=$?
-echo "# timing: kbuild-pair (reused build, two guests, comparison) $(($(now) - start))s"
-bdir=$(sed -n 's/^base run: *//p' "$t/pair.out")
-pdir=$(sed -n 's/^patched run: *//p' "$t/pair.out")
-report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
+kbuild_pair_run linux-source-6.12 "$PATCH" "$t/suite"
 if [ $rc -eq 0 ] && [ -f "$bdir/results.csv" ] && [ -f "$pdir/results.csv" ] && [ -f "$report" ]; then
 	pass kbuild_pair_runs_and_reports
 else
