@@ -7,8 +7,9 @@
 # the patched side. Both boot in the VM lab and run compact_folio on
 # anonymous mTHP (the lab kernels have no modules, so no xfs):
 #  - every iteration on both kernels reached folios (folios_scanned > 0);
-#  - the base (6.12 as released) moved most scanned folios whole, the
-#    patched side none in any iteration;
+#  - the base (6.12 as released) isolated every scanned folio and moved
+#    some whole in each iteration, the patched side stepped over every
+#    one (untouched) in each;
 #  - the pair's comparison names moved_whole_pct worse (base -> patched)
 #    and significant.
 # `make check` and `make check-kbuild` run it (MMBENCH_KBUILD_TEST=1 or
@@ -71,12 +72,30 @@ for d in "$bdir" "$pdir"; do
 	check "kbuild_compaction: $(meta_get "$d/meta.csv" kbuild_side): 4 iterations, each reached folios ($(echo $sc))" \
 		eval '[ "$(grep -c . <<<"$sc")" = 4 ] && awk "\$1 <= 0 { exit 1 }" <<<"$sc"'
 done
-mw=$(metric_vals "$bdir/results.csv" moved_whole_pct)
-check "kbuild_compaction: 6.12 moved most scanned folios whole ($(echo $mw))" \
-	eval 'awk "{ s += \$1; n++ } END { exit !(n == 4 && s / n >= 50) }" <<<"$mw"'
-mw=$(metric_vals "$pdir/results.csv" moved_whole_pct)
-check "kbuild_compaction: 6.12 with the pre-6.9 rule moved none ($(echo $mw))" \
-	eval '[ "$(grep -c . <<<"$mw")" = 4 ] && awk "\$1 != 0 { exit 1 }" <<<"$mw"'
+# What the series changed, per iteration and exactly: 6.12 isolates every
+# scanned folio (none left untouched) and moves some whole; the pre-6.9
+# rule steps over every one (all untouched, none moved). How many of the
+# isolated ones 6.12 moves whole depends on the free pages of their order
+# that the free scanner finds (migrate_pages splits a folio it cannot
+# allocate a destination of its order for: folios_split = mthp_split);
+# measured here 27-100% per iteration, 39% in all four of one boot, so no
+# bound on the share is the kernel's property.
+# per_iter DIR METRIC...: "iteration v1 v2 ..." lines, one per iteration.
+per_iter() {
+	local d=$1 m
+	shift
+	for m in "$@"; do
+		"$MMBENCH" field --where metric="$m" "$d/results.csv" iteration value 2>/dev/null |
+			sort -n | cut -f2 >"$t/col.$m"
+	done
+	(cd "$t" && paste -d' ' $(printf 'col.%s ' "$@"))
+}
+rows=$(per_iter "$bdir" folios_scanned folios_untouched folios_moved_whole moved_whole_pct)
+check "kbuild_compaction: 6.12 isolated every scanned folio and moved some whole, in each of 4 iterations (scanned untouched moved pct: $(paste -sd'|' <<<"$rows"))" \
+	eval 'awk "\$1 > 0 && \$2 == 0 && \$3 >= 1 { n++ } END { exit n != 4 }" <<<"$rows"'
+rows=$(per_iter "$pdir" folios_scanned folios_untouched folios_moved_whole moved_whole_pct)
+check "kbuild_compaction: 6.12 with the pre-6.9 rule stepped over every scanned folio, in each of 4 iterations (scanned untouched moved pct: $(paste -sd'|' <<<"$rows"))" \
+	eval 'awk "\$1 > 0 && \$2 == \$1 && \$3 == 0 && \$4 == 0 { n++ } END { exit n != 4 }" <<<"$rows"'
 row=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["metric"] == "moved_whole_pct" && $c["side"] != "base" && $c["side"] != 0 {
 		print $c["significant"], $c["verdict"]; exit }' "$(dirname "$report")/compare.csv")
