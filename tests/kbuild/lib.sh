@@ -73,17 +73,20 @@ kbuild_pair_setup() {
 	fi
 }
 
-# kbuild_pair_run TREE PATCH SUITE_FILE: boot the pair in $kout in the VM
-# lab with the suite and compare (tools/kbuild-pair), output in $t/pair.out;
-# sets rc, bdir, pdir (the two run directories) and report (report.md).
+# kbuild_pair_run TREE PATCH SUITE_FILE [OPTION...]: boot the pair in $kout
+# in the VM lab with the suite and compare (tools/kbuild-pair, given the
+# OPTIONs too, e.g. --runs 2), output in $t/pair.out; sets rc, bdirs and
+# pdirs (each side's run directories, in order), bdir and pdir (the first
+# of each) and report (report.md).
 kbuild_pair_run() {
 	local start=$SECONDS
 
 	"$TOP/tools/kbuild-pair" --vm-build "$1" --patch "$2" --kbuild-out "$kout" \
-		--suite "$3" --out "$t/results" >"$t/pair.out" 2>&1
+		--suite "$3" --out "$t/results" "${@:4}" >"$t/pair.out" 2>&1
 	rc=$?
-	echo "# timing: kbuild-pair (reused build, two guests, comparison) $((SECONDS - start))s"
-	bdir=$(sed -n 's/^base run: *//p' "$t/pair.out")
-	pdir=$(sed -n 's/^patched run: *//p' "$t/pair.out")
+	echo "# timing: kbuild-pair (reused build, guests, comparison) $((SECONDS - start))s"
+	mapfile -t bdirs < <(sed -n 's/^base run: *//p' "$t/pair.out")
+	mapfile -t pdirs < <(sed -n 's/^patched run: *//p' "$t/pair.out")
+	bdir=${bdirs[0]:-} pdir=${pdirs[0]:-}
 	report=$(sed -n 's/^report: *//p' "$t/pair.out" | tail -n1)
 }

@@ -130,34 +130,37 @@ if [ -n "$why" ]; then
 	finish
 fi
 cat >"$t/suite" <<'EOF'
-# Three iterations per kernel; the Referenced share does not depend on size.
-migrate_ad -p size_mb=64 -i 3 -w 0
+# Two iterations per boot; the Referenced share does not depend on size.
+migrate_ad -p size_mb=64 -i 2 -w 0
 EOF
-kbuild_pair_run linux-source-6.12 "$PATCH" "$t/suite"
-if [ $rc -eq 0 ] && [ -f "$bdir/results.csv" ] && [ -f "$pdir/results.csv" ] && [ -f "$report" ]; then
-	pass kbuild_pair_runs_and_reports
+# Two boots of each kernel (--runs 2, interleaved), pooled per side.
+kbuild_pair_run linux-source-6.12 "$PATCH" "$t/suite" --runs 2
+if [ $rc -eq 0 ] && [ ${#bdirs[@]} = 2 ] && [ ${#pdirs[@]} = 2 ] &&
+	[ -f "${bdirs[1]}/results.csv" ] && [ -f "${pdirs[1]}/results.csv" ] && [ -f "$report" ]; then
+	pass "kbuild_pair_runs_and_reports: --runs 2 gave 2 run directories per side"
 else
 	fail kbuild_pair_runs_and_reports "exit $rc: $(tail -n 12 "$t/pair.out" | tr '\n' '|')"
 	finish
 fi
-# All values of the metric on a side must pass the bound, and there are 3.
-bound() { # NAME DIR OP LIMIT
-	local vals n bad
+# All values of the metric on a side (its two runs) must pass the bound,
+# and there are 4.
+bound() { # NAME "DIR DIR" OP LIMIT
+	local vals n bad d
 
-	vals=$(metric_vals "$2/results.csv" referenced_after_migrate_pct)
+	vals=$(for d in $2; do metric_vals "$d/results.csv" referenced_after_migrate_pct; done)
 	n=$(grep -c . <<<"$vals")
 	bad=$(awk -v op="$3" -v lim="$4" '(op == "ge" && $1 < lim) || (op == "le" && $1 > lim)' <<<"$vals")
-	if [ "$n" = 3 ] && [ -z "$bad" ]; then
+	if [ "$n" = 4 ] && [ -z "$bad" ]; then
 		pass "$1"
 	else
-		fail "$1" "$n values, want 3 all $3 $4: $(echo $vals)"
+		fail "$1" "$n values, want 4 all $3 $4: $(echo $vals)"
 	fi
 }
-bound referenced_after_migrate_with_series_ge_95 "$bdir" ge 95
-bound referenced_after_migrate_without_series_le_5 "$pdir" le 5
-for side in base patched; do
-	d=$bdir
-	[ $side = patched ] && d=$pdir
+bound referenced_after_migrate_with_series_ge_95 "${bdirs[*]}" ge 95
+bound referenced_after_migrate_without_series_le_5 "${pdirs[*]}" le 5
+for d in "${bdirs[@]}" "${pdirs[@]}"; do
+	side=base
+	[[ " ${pdirs[*]} " == *" $d "* ]] && side=patched
 	if [ "$(meta_get "$d/meta.csv" kbuild_side)" = $side ] &&
 		[ "$(meta_get "$d/meta.csv" kbuild_request)" = "$(mget "$kout/manifest.csv" kbuild_request)" ]; then
 		pass "meta_${side}_has_kbuild_manifest"
@@ -165,16 +168,17 @@ for side in base patched; do
 		fail "meta_${side}_has_kbuild_manifest" "no kbuild_side=$side in $d/meta.csv"
 	fi
 done
-# compare.csv: the patched side's row of the metric's mean.
+# compare.csv: the patched side's row of the metric's mean, pooled over
+# its two runs (4 iterations).
 row=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["metric"] == "referenced_after_migrate_pct" && $c["side"] != "base" && $c["side"] != 0 {
-		print $c["n"], $c["p_value"], $c["significant"], $c["verdict"]; exit }' \
+		print $c["n"], $c["runs"], $c["p_value"], $c["significant"], $c["verdict"], $c["decided_by"]; exit }' \
 	"$(dirname "$report")/compare.csv")
-read -r n p sig verdict <<<"$row"
-if [ "$sig" = 1 ] && [ "$n" = 3 ] && [[ $p =~ ^[0-9.e+-]+$ ]]; then
-	pass mmcompare_marks_significant
+read -r n runs p sig verdict _ <<<"$row"
+if [ "$sig" = 1 ] && [ "$n" = 4 ] && [ "$runs" = 2 ] && [ "$verdict" = worse ] && [[ $p =~ ^[0-9.e+-]+$ ]]; then
+	pass "mmcompare_marks_significant ($row)"
 else
-	fail mmcompare_marks_significant "compare.csv row: '${row}' (want n=3, a numeric p, significant=1)"
+	fail mmcompare_marks_significant "compare.csv row (n runs p significant verdict decided_by): '${row}' (want n=4, runs=2, a numeric p, significant=1, worse)"
 fi
 finish
 }
