@@ -45,8 +45,9 @@ MMBENCH_SAN=${MMBENCH_SAN:-$TOP/bench/mmbench-san}
 # The value of KEY in a key,value meta.csv (its first row; read with
 # libcsv: a quoted value comes back unquoted, commas and all)
 meta_get() { "$MMBENCH" field --where key="$2" "$1" value 2>/dev/null | head -n 1; }
-# Column N (1-based) of results.csv rows whose metric (col 8) is M: values only
-metric_vals() { awk -F, -v m="$2" 'NR > 1 && $(NF-3) == m { print $(NF-2) }' "$1"; }
+# metric_vals RESULTS_CSV M: the values of the rows whose metric is M, in
+# order (read by column name with libcsv)
+metric_vals() { "$MMBENCH" field --where metric="$2" "$1" value; }
 # metric_units RESULTS_CSV METRIC:UNIT:BETTER...: a PASS per metric whose
 # first row has that unit (col 10) and direction (col 11), a FAIL naming
 # what it has otherwise.
@@ -79,16 +80,9 @@ wait_until() {
 	done
 	return 1
 }
-# results.csv rows as "case<TAB>metric<TAB>value<TAB>better" (the case
-# unquoted; only the case column may hold commas, quoted by libcsv).
-result_rows() {
-	awk -F, 'NR > 1 {
-		c = $6
-		for (i = 7; i <= NF - 5; i++) c = c "," $i
-		if (c ~ /^".*"$/) { c = substr(c, 2, length(c) - 2); gsub(/""/, "\"", c) }
-		printf "%s\t%s\t%s\t%s\n", c, $(NF - 3), $(NF - 2), $NF
-	}' "$1"
-}
+# results.csv rows as "case<TAB>metric<TAB>value<TAB>better" (read by
+# column name with libcsv; the case comes back unquoted).
+result_rows() { "$MMBENCH" field "$1" case metric value better; }
 # metric_get VAR FILE METRIC [CASE]: the mean of METRIC's values in the
 # results.csv FILE (of CASE when given) into VAR; when there is no such row
 # a FAIL line names it and the status is 1: an absent metric is not a 0.
@@ -118,11 +112,12 @@ thp_storm_recheck() {
 		echo "$dir/results.csv: absent or unreadable: nothing to recheck"
 		return 1
 	fi
-	bad=$(awk -F, 'NR > 1 && $5 == "thp_storm" {
-			c = $6
-			for (i = 7; i <= NF - 5; i++) c = c "," $i
-			if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
-			k = c " iteration " $(NF - 4); v[k, $(NF - 3)] = $(NF - 2) + 0; h[k, $(NF - 3)] = 1; keys[k] = 1
+	local rows
+	rows=$(mktemp) || return 1
+	# case, iteration, metric, value of every thp_storm row, by column name
+	"$MMBENCH" field --where workload=thp_storm "$dir/results.csv" case iteration metric value >"$rows"
+	bad=$(awk -F'\t' '{
+			k = $1 " iteration " $2; v[k, $3] = $4 + 0; h[k, $3] = 1; keys[k] = 1
 		}
 		function near(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-9 }
 		function want(k, m, x) {
@@ -147,18 +142,15 @@ thp_storm_recheck() {
 					want(k, "compaction_cost", ((v[k, "compact_migrate_scanned"] + v[k, "compact_free_scanned"]) * 64 + \
 						v[k, "pgmigrate_success"] * 8192) / 1048576)
 			}
-		}' "$dir/results.csv")
+		}' "$rows")
 	if [ -f "$dir/samples.csv" ]; then
 		bad+=$'\n'$( {
-			# samples: schema,run_id,label,kernel,workload,case,iteration,task,class,value_ns
-			awk -F, 'NR > 1 && $5 == "thp_storm" {
-				c = $6
-				for (i = 7; i <= NF - 4; i++) c = c "," $i
-				if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
-				k = c " iteration " $(NF - 3)
-				printf "%s\tfault_%s\t%.17g\n%s\tfault_both\t%.17g\n", k, $(NF - 1), $NF / 1000, k, $NF / 1000
-			}' "$dir/samples.csv" | sort -t$'\t' -k1,2 -k3,3g
-		} | awk -F'\t' -v res="$dir/results.csv" '
+			"$MMBENCH" field --where workload=thp_storm "$dir/samples.csv" case iteration class value_ns |
+			awk -F'\t' '{
+				k = $1 " iteration " $2
+				printf "%s\tfault_%s\t%.17g\n%s\tfault_both\t%.17g\n", k, $3, $4 / 1000, k, $4 / 1000
+			}' | sort -t$'\t' -k1,2 -k3,3g
+		} | awk -F'\t' -v res="$rows" '
 			function near(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-9 }
 			function pct(p,   pos, i) { pos = p / 100 * (n - 1); i = int(pos); if (i >= n - 1) return x[n - 1]; return x[i] + (pos - i) * (x[i + 1] - x[i]) }
 			function flush() {
@@ -169,12 +161,8 @@ thp_storm_recheck() {
 			}
 			BEGIN {
 				while ((getline line < res) > 0) {
-					if (++nr == 1) continue
-					nf = split(line, f, ",")
-					if (f[5] != "thp_storm") continue
-					c = f[6]; for (i = 7; i <= nf - 5; i++) c = c "," f[i]
-					if (c ~ /^".*"$/) c = substr(c, 2, length(c) - 2)
-					got[c " iteration " f[nf - 4], f[nf - 3]] = f[nf - 2]
+					split(line, f, "\t")
+					got[f[1] " iteration " f[2], f[3]] = f[4]
 				}
 			}
 			{ key = $1 "\t" $2; if (key != g) { flush(); g = key }; x[n++] = $3 + 0; s += $3 }
@@ -194,6 +182,7 @@ thp_storm_recheck() {
 				}
 			}')
 	fi
+	rm -f "$rows"
 	bad=$(grep -v '^$' <<<"$bad")
 	[ -z "$bad" ] && return 0
 	echo "$bad"

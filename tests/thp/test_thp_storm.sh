@@ -50,8 +50,8 @@ main_checks() {
 
 	# Every metric, for each thread count and iteration; the conditional ones
 	# exactly when they are defined.
-	awk -F, -v regions=$regions '
-		NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	"$MMBENCH" field "$res" case iteration metric value | awk -F'\t' -v regions=$regions '
+		{ k = $1 SUBSEP $2; v[k, $3] = $4; has[k, $3] = 1; keys[k] = 1 }
 		END {
 			split("fault_base_count fault_huge_count fault_both_count fault_both_mean " \
 			      "fault_both_p50 fault_both_p90 fault_both_p99 fault_both_max pct_huge " \
@@ -76,9 +76,10 @@ main_checks() {
 			}
 			if (n != 4) { print n " case/iteration groups, expected 4"; bad = 1 }
 			exit bad
-		}' "$res" >"$t/why" && pass "metrics: all present per thread count and iteration, conditional ones iff defined" ||
+		}' >"$t/why" && pass "metrics: all present per thread count and iteration, conditional ones iff defined" ||
 		fail "metrics" "$(head -5 "$t/why")"
-	awk -F, 'NR > 1 && $9 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print; bad = 1 } END { exit bad }' "$res" >"$t/why" &&
+	"$MMBENCH" field "$res" metric value |
+		awk -F'\t' '$2 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print; bad = 1 } END { exit bad }' >"$t/why" &&
 		pass "values: all numeric (no nan/inf)" || fail "values numeric" "$(head -1 "$t/why")"
 	# The derived metrics recomputed from the rows and samples.csv they come
 	# from (tests/lib.sh): pct_huge, the efficiencies, compaction_cost, and
@@ -86,10 +87,18 @@ main_checks() {
 	thp_storm_recheck "$run" >"$t/why" &&
 		pass "recheck: pct_huge, efficiencies, compaction_cost and each class's mean/p50/p90/p99/max agree with the rows and samples.csv" ||
 		fail "recheck of the derived metrics" "$(head -5 "$t/why")"
+	# ... and the recheck sees a derived value that disagrees, and a
+	# sample missing from samples.csv.
+	rm -rf "$t/planted" && cp -r "$run" "$t/planted" &&
+		sed -i '0,/,pct_huge,/s/,pct_huge,[^,]*,/,pct_huge,12.5,/' "$t/planted/results.csv" &&
+		sed -i '$d' "$t/planted/samples.csv"
+	thp_storm_recheck "$t/planted" >"$t/why"
+	check "recheck names a planted pct_huge of 12.5 and a sample removed from samples.csv" \
+		eval 'grep -q "pct_huge = 12.5," "$t/why" && grep -q "samples.csv has" "$t/why"'
 
 	# Plausible values: the kernel's own counters agree with the classes.
-	awk -F, -v regions=$regions '
-		NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	"$MMBENCH" field "$res" case iteration metric value | awk -F'\t' -v regions=$regions '
+		{ k = $1 SUBSEP $2; v[k, $3] = $4; has[k, $3] = 1; keys[k] = 1 }
 		END {
 			split("compact_stall compact_success compact_fail pgmigrate_success " \
 			      "pgmigrate_fail compact_isolated compact_migrate_scanned " \
@@ -113,7 +122,7 @@ main_checks() {
 				if (!has[k, "frag_thp_left"] || v[k, "frag_thp_left"] != 0) { print "THPs left in the fragmented memory, or no row: " v[k, "frag_thp_left"]; bad = 1 }
 			}
 			exit bad
-		}' "$res" >"$t/why" && pass "values: 0 < pct_huge <= 100, counters >= 0, thp_fault_alloc >= huge faults, classes confirmed" ||
+		}' >"$t/why" && pass "values: 0 < pct_huge <= 100, counters >= 0, thp_fault_alloc >= huge faults, classes confirmed" ||
 		fail "values" "$(head -5 "$t/why")"
 	if [ "$(id -u)" = 0 ]; then
 		grep -q ',classify_mismatch_kpageflags,' "$res" && pass "root: classes confirmed by kpageflags" ||
@@ -146,8 +155,10 @@ main_checks() {
 	[ "$(awk -F, 'NR > 1' "$smp" | wc -l)" = $(( regions * 2 * 2 )) ] &&
 		pass "samples: one row per measured fault (no warm-up rows)" ||
 		fail "samples" "$(awk -F, 'NR > 1' "$smp" | wc -l) rows, expected $(( regions * 4 ))"
-	awk -F, 'NR > 1 && $9 == "huge" { s[$6 SUBSEP $7]++ } END { for (k in s) print k, s[k] }' "$smp" | sort >"$t/s1"
-	awk -F, 'NR > 1 && $8 == "fault_huge_count" { print $6 SUBSEP $7, $9 }' "$res" | sort >"$t/s2"
+	"$MMBENCH" field --where class=huge "$smp" case iteration |
+		awk -F'\t' '{ s[$1 SUBSEP $2]++ } END { for (k in s) print k, s[k] }' | sort >"$t/s1"
+	"$MMBENCH" field --where metric=fault_huge_count "$res" case iteration value |
+		awk -F'\t' '{ print $1 SUBSEP $2, $3 }' | sort >"$t/s2"
 	cmp -s "$t/s1" "$t/s2" && pass "samples: huge rows match fault_huge_count" || fail "samples classes" "$(diff "$t/s1" "$t/s2" | head -3)"
 	grep -q 'note_thp_storm_classify,.*mincore' "$run/meta.csv" && pass "meta: classification method noted" ||
 		fail "meta" "no note_thp_storm_classify"
@@ -162,8 +173,8 @@ main_checks() {
 		# Per emitted iteration: the guard's rows, no reporting in its window
 		# (that is the criterion), its retries the run log's, its PFN check
 		# consistent with the huge faults.
-		awk -F, '
-			NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+		"$MMBENCH" field "$res" case iteration metric value | awk -F'\t' '
+			{ k = $1 SUBSEP $2; v[k, $3] = $4; has[k, $3] = 1; keys[k] = 1 }
 			END {
 				split("storm_guard_retries storm_guard_backed storm_guard_backed_huge_pct storm_guard_back_time storm_steal", need, " ")
 				for (k in keys) {
@@ -178,14 +189,14 @@ main_checks() {
 						print "unbacked " v[k, "storm_guard_unbacked_faults"] " of " v[k, "fault_huge_count"] " huge"; bad = 1 }
 				}
 				exit bad
-			}' "$res" >"$t/why" && pass "guard: its rows in every iteration, none emitted with memory reported in its window" ||
+			}' >"$t/why" && pass "guard: its rows in every iteration, none emitted with memory reported in its window" ||
 			fail "guard rows" "$(head -3 "$t/why")"
 		# The fill witness (fill=1, the default): every emitted storm with 32 or
 		# more huge faults has its mean fill; the measured ones a baseline (the
 		# warm-up's storm and those after it: some must have one); none is
 		# emitted over it by more than 15%.
-		awk -F, '
-			NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+		"$MMBENCH" field "$res" case iteration metric value | awk -F'\t' '
+			{ k = $1 SUBSEP $2; v[k, $3] = $4; has[k, $3] = 1; keys[k] = 1 }
 			END {
 				for (k in keys) {
 					if (v[k, "fault_huge_count"] >= 32) {
@@ -200,7 +211,7 @@ main_checks() {
 				}
 				if (witnessed > 2 && !based) { print "no storm with a fill baseline"; bad = 1 }
 				exit bad
-			}' "$res" >"$t/why" && pass "guard: fill witness in every storm with 32 or more THPs, baselines, none emitted over 15% above it" ||
+			}' >"$t/why" && pass "guard: fill witness in every storm with 32 or more THPs, baselines, none emitted over 15% above it" ||
 			fail "guard fill" "$(head -3 "$t/why")"
 		# A storm retried for its fill was over the limit, as the log says.
 		sed -n 's/.*storm disturbed: filling its huge pages took [0-9.]* us per THP, \([0-9.]*\)% over .*/\1/p' "$run/run.log" |

@@ -102,7 +102,8 @@ check "bad inputs emitted nothing" \
 COLUMNS=100 "$MMCOMPARE" "$old" "$new" >"$t/cmp.txt" 2>"$t/cmp.err"
 check "mmcompare exits 0" [ $? -eq 0 ]
 "$MMCOMPARE" --csv "$old" "$new" >"$t/cmp.csv" 2>/dev/null
-read -r m sig verdict <<<"$(awk -F, '$3 == "moved_whole_pct" && $7 == 1 { print $11, $28, $29 }' "$t/cmp.csv")"
+read -r m sig verdict <<<"$("$MMBENCH" field --where metric=moved_whole_pct "$t/cmp.csv" side mean significant verdict |
+	awk -F'\t' '$1 == 1 { print $2, $3, $4 }')"
 check "verdict: moved_whole_pct 0 -> $m, better, significant ($verdict, $sig)" \
 	eval '[ "$verdict" = better ] && [ "$sig" = 1 ]'
 check "the text shows moved_whole_pct first among the evidence, better" \

@@ -45,11 +45,11 @@ if [ -d "$dir" ]; then
 	[ "$(basename "$(dirname "$dir")")" = "$rel" ] && [ "$(basename "$dir")" = "$(meta run_id)" ] &&
 		pass "run: results in ROOT/$rel/<run_id>" || fail "run: directory" "$dir"
 	n=$(awk -F, 'NR > 1' "$dir/results.csv" | wc -l)
-	bad=$(awk -F, -v r="$rel" 'NR > 1 && ($4 != r || $3 != r)' "$dir/results.csv" | wc -l)
+	bad=$("$MMBENCH" field "$dir/results.csv" label kernel | awk -F'\t' -v r="$rel" '$1 != r || $2 != r' | wc -l)
 	[ "$n" -gt 0 ] && [ "$bad" = 0 ] &&
 		pass "run: $n rows came back, kernel and label $rel (the guest's)" ||
 		fail "run: rows" "$n rows, $bad with another kernel"
-	po=$(awk -F, '$8 == "pages_out_per_s" && $9 > 0' "$dir/results.csv" | wc -l)
+	po=$("$MMBENCH" field --where metric=pages_out_per_s "$dir/results.csv" value | awk '$1 > 0' | wc -l)
 	[ "$po" = 2 ] && [ "$(meta vm_results_fs)" = ext4 ] &&
 		pass "run: pages paged out of ext4's page cache on the RAM disk" ||
 		fail "run: pageout in the guest" "pages_out rows>0: $po, fs $(meta vm_results_fs)"

@@ -107,10 +107,12 @@ check "mlock: mmcompare exits 0" [ $? -eq 0 ]
 "$MMCOMPARE" --csv "$old" "$new" >"$t/ml.csv" 2>/dev/null
 # workload,case,metric,...: side 1's row of the drain metric at a mlock_pct
 drain() {
-	awk -F, -v p="(^|;)mlock_pct=$1(;|$)" '$3 == "calls_per_migrated_page:lru_add_drain" &&
-		$7 == 1 && $2 ~ p { print $11, $28, $29 }' "$t/ml.csv"
+	"$MMBENCH" field --where metric=calls_per_migrated_page:lru_add_drain "$t/ml.csv" \
+		case side mean significant verdict |
+		awk -F'\t' -v p="(^|;)mlock_pct=$1(;|$)" '$2 == 1 && $1 ~ p { print $3, $4, $5 }'
 }
-base0=$(awk -F, '$3 == "calls_per_migrated_page:lru_add_drain" && $7 == 0 { print $11 }' "$t/ml.csv")
+base0=$("$MMBENCH" field --where metric=calls_per_migrated_page:lru_add_drain "$t/ml.csv" side mean |
+	awk -F'\t' '$1 == 0 { print $2 }')
 check "mlock: bookworm drains once per migrated page ($(echo $base0))" \
 	eval '[ -n "$base0" ] && awk "\$1 < 0.95 || \$1 > 1.05 { exit 1 }" <<<"$base0"'
 read -r m0 s0 v0 <<<"$(drain 0)"
