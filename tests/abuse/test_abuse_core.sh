@@ -290,7 +290,7 @@ for size in 8k 12k 16k 20k 24k 28k 32k 40k 48k 64k 96k 1m; do
 	if [ $rc = 0 ]; then
 		# a pass: every row of every iteration is there, and its case row
 		[ "$(grep -c ',pass,' "$FS/r/cases.csv" 2>/dev/null)" = 1 ] || { ok=0; why+="exit 0 without a pass row; "; }
-		[ "$(awk -F, 'NR > 1 { print $7 }' "$FS/r/results.csv" | sort -u | tr -d '\n')" = 012 ] ||
+		[ "$("$MMBENCH" field "$FS/r/results.csv" iteration | sort -u | tr -d '\n')" = 012 ] ||
 			{ ok=0; why+="exit 0 without all 3 iterations; "; }
 	else
 		[ $rc = 1 ] || { ok=0; why+="exit $rc; "; }

@@ -64,9 +64,9 @@ for c in size_mb=1 size_mb=2; do
 done
 [ "$(grep -c . <<<"$rows")" = 8 ] && pass "results.csv: 8 rows, nothing else" ||
 	fail "results.csv rows" "$rows"
-[ "$(awk -F, 'NR > 1 && $5 == "hello_mm"' "$t/run/warmup.csv" 2>/dev/null | wc -l)" = 4 ] &&
+[ "$("$MMBENCH" field --where workload=hello_mm "$t/run/warmup.csv" value 2>/dev/null | wc -l)" = 4 ] &&
 	pass "warmup.csv: the warm-up rows, apart" || fail "warmup.csv" "$(cat "$t/run/warmup.csv" 2>&1)"
-[ "$(awk -F, 'NR > 1 && $5 == "hello_mm" && $7 == "pass"' "$t/run/cases.csv" | wc -l)" = 2 ] &&
+[ "$("$MMBENCH" field --where workload=hello_mm "$t/run/cases.csv" status | grep -cx pass)" = 2 ] &&
 	pass "cases.csv: both cases passed" || fail "cases.csv" "$(cat "$t/run/cases.csv")"
 grep -q '^1,hello_mm,fault_ns_per_page,ns,lower,evidence,' "$t/run/metrics.csv" &&
 	pass "metrics.csv: fault_ns_per_page is evidence, lower" || fail "metrics.csv" "$(cat "$t/run/metrics.csv")"
@@ -95,7 +95,8 @@ sed 's/mm_emit(ctx, "faults_per_page",/mm_emit(ctx, "faults_per_pages",/' "$t/do
 	>"$src/workloads/hello_mm.c"
 if make -C "$src" -j2 bench/mmbench >"$t/build4.log" 2>&1; then
 	"$mm" run hello_mm -p size_mb=1 -i 1 -w 0 -o "$t/run4" >"$t/run4.out" 2>&1; rc=$?
-	[ $rc = 1 ] && awk -F, 'NR > 1 && $5 == "hello_mm" && $7 == "fail"' "$t/run4/cases.csv" |
+	[ $rc = 1 ] && "$MMBENCH" field --where workload=hello_mm "$t/run4/cases.csv" status reason |
+		awk -F'\t' '$1 == "fail"' |
 		grep -q "metric 'faults_per_pages' is in no row of the workload's metric table" &&
 		! grep -q faults_per_pages "$t/run4/results.csv" &&
 		pass "an emit of a metric in no row of the table fails the case, naming it" ||

@@ -121,8 +121,7 @@ chk "no such rule" 2 "mmbench check: no rule 'nosuch' (label, alpha, decimal, in
 "$mm" run pageout -p instances=1,cpus,1 -p size_mb=2 -p duration_s=0.05 -i 1 -w 0 \
 	-o "$t/cpus" >/dev/null 2>&1
 rc=$?
-got=$(awk -F, 'NR > 1 { sub(/.*instances=/, "", $6); sub(/;.*/, "", $6); print $6 }' \
-	"$t/cpus/cases.csv" | tr '\n' ' ')
+got=$("$MMBENCH" field "$t/cpus/cases.csv" case | sed 's/.*instances=//; s/;.*//' | tr '\n' ' ')
 want="1 $([ "$(nproc)" -gt 1 ] && echo "$(nproc) ")"
 [ $rc -eq 0 ] && [ "$got" = "$want" ] &&
 	pass "params: instances=1,cpus,1 ran instances=${want% }" ||

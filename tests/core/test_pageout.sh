@@ -31,9 +31,9 @@ awk -F, 'NR > 1 && NF != 11 { bad++ } END { exit bad > 0 }' "$res" &&
 	pass "csv: every row has 11 fields" || fail "csv: fields" ""
 [ "$(grep -c ',pass,' "$run/cases.csv")" = 2 ] && pass "cases: two cases passed" ||
 	fail "cases" "$(cat "$run/cases.csv")"
-[ "$(awk -F, 'NR > 1 { print $7 }' "$res" | sort -u | tr '\n' ' ')" = "0 1 " ] &&
+[ "$("$MMBENCH" field "$res" iteration | sort -u | tr '\n' ' ')" = "0 1 " ] &&
 	pass "iterations: measured rows are 0 and 1 only" || fail "iterations" ""
-[ "$(awk -F, 'NR > 1 && $8 == "loops"' "$run/warmup.csv" | wc -l)" = 2 ] &&
+[ "$("$MMBENCH" field --where metric=loops "$run/warmup.csv" value | wc -l)" = 2 ] &&
 	pass "warm-ups: reported in warmup.csv, one per case" || fail "warm-ups" ""
 grep -q "instances=2;size_mb=$size_mb" "$res" && grep -q "backing=file;dir=$t/data;duration_s=1;instances=1" "$res" &&
 	pass "case: canonical key-sorted parameter string" || fail "case string" ""
@@ -179,7 +179,8 @@ else
 	skip "precondition: nothing paged out" "needs /dev/shm on tmpfs and no swap"
 fi
 # And where pageout works, every loop paged out the whole mapping.
-awk -F, 'NR > 1 && $8 == "pages_out_per_loop_pct" { n++; if ($9 < 90) bad = bad " " $9 }
-	END { if (bad != "" || n != 4) { print n " rows," bad; exit 1 } }' "$res" >"$t/why" &&
+"$MMBENCH" field --where metric=pages_out_per_loop_pct "$res" value |
+	awk '{ n++; if ($1 < 90) bad = bad " " $1 }
+	END { if (bad != "" || n != 4) { print n " rows," bad; exit 1 } }' >"$t/why" &&
 	pass "pages_out_per_loop_pct >= 90 in every iteration" || fail "pages_out_per_loop_pct" "$(cat "$t/why")"
 finish

@@ -76,29 +76,31 @@ fi
 if [ $rc = 1 ] && [ "$layout" = yes ]; then
 	skip "mlock_mix trigger=compact on this host" "in two runs compaction met none of the regions' pages (the zone's free memory layout, not the workload; test_vm.sh covers it in a guest): $first"
 else
-	[ $rc = 0 ] && [ "$(awk -F, 'NR > 1 && $5 == "mlock_mix" && $7 == "pass"' "$t/c/cases.csv" | wc -l)" = 2 ] &&
+	[ $rc = 0 ] && [ "$("$MMBENCH" field --where workload=mlock_mix "$t/c/cases.csv" status | grep -cx pass)" = 2 ] &&
 		pass "mlock_mix trigger=compact: both cases pass (regions rebuilt in fragmented pageblocks each iteration)" ||
 		fail "compact run" "rc=$rc $("$MMBENCH" field "$t/c/cases.csv" status reason | head -2) $(tail -3 "$t/err")"
-	awk -F, 'FNR == 1 { next } $8 == "region_pages_moved" { n++; if ($9 <= 0) { print FILENAME " iteration " $7 ": " $9; bad = 1 } }
-		END { if (n != 6) { print n " region_pages_moved rows, want 6 (2 cases x (2 + 1 warm-up))"; bad = 1 } exit bad }' \
-		"$t/c/results.csv" "$t/c/warmup.csv" >"$t/why" &&
+	for f in results warmup; do
+		"$MMBENCH" field --where metric=region_pages_moved "$t/c/$f.csv" iteration value | sed "s/^/$f.csv\t/"
+	done | awk -F'\t' '{ n++; if ($3 <= 0) { print $1 " iteration " $2 ": " $3; bad = 1 } }
+		END { if (n != 6) { print n " region_pages_moved rows, want 6 (2 cases x (2 + 1 warm-up))"; bad = 1 } exit bad }' >"$t/why" &&
 		pass "compact: region pages moved in every iteration, warm-ups included" ||
 		fail "compact precondition" "$(head -3 "$t/why")"
 	# the completed iterations, counted by their rounds rows: none (no
 	# results.csv, no row) is a failure, not a count of 0 every check meets
-	done_its=$(awk -F, 'NR > 1 && $8 == "rounds"' "$t/c/results.csv" 2>/dev/null | wc -l)
+	done_its=$("$MMBENCH" field --where metric=rounds "$t/c/results.csv" value 2>/dev/null | wc -l)
 	[ "$done_its" -gt 0 ] || fail "compact: completed iterations" "no rounds row in $t/c/results.csv: the checks below have nothing to check"
 	for m in migrated_pages migrated_pages_per_s thread_pages_per_s_min thread_pages_per_s_max \
 		region_pages_moved calls call_latency_p50 call_latency_p99 call_latency_max rounds \
 		mlock_checks_passed mlocked_kb vmlck_kb nr_mlock_change unevictable_change_kb \
 		own_pages_mlock_lost own_pages_mlocked_evictable own_pages_mlocked_by_mistake \
 		migrate_vm_pgmigrate_success migrate_vm_compact_migrate_scanned; do
-		n=$(awk -F, -v m=$m 'NR > 1 && $8 == m' "$t/c/results.csv" | wc -l)
+		n=$("$MMBENCH" field --where metric=$m "$t/c/results.csv" value | wc -l)
 		[ "$n" = "$done_its" ] || missing="$missing $m($n)"
 	done
 	[ "$done_its" -gt 0 ] && [ -z "${missing:-}" ] && pass "compact: every metric present in each of the $done_its completed iterations" ||
 		fail "compact: metrics" "rows missing (want $done_its):$missing"
-	awk -F, 'NR > 1 { v[$6 SUBSEP $7, $8] = $9; k[$6 SUBSEP $7] = 1 }
+	"$MMBENCH" field "$t/c/results.csv" case iteration metric value | awk -F'\t' '
+		{ v[$1 SUBSEP $2, $3] = $4; k[$1 SUBSEP $2] = 1 }
 		END {
 			for (c in k) {
 				pct = c; sub(/.*mlock_pct=/, "", pct); sub(/;.*/, "", pct)
@@ -115,11 +117,11 @@ else
 			}
 			if (!length(k)) { print "no rows in results.csv"; bad = 1 }
 			exit bad
-		}' "$t/c/results.csv" >"$t/why" &&
+		}' >"$t/why" &&
 		pass "compact: VmLck = mlocked share, every round checked, own pages' flags right, compaction ran" ||
 		fail "compact values" "$(head -3 "$t/why")"
 	# 2 threads x 2 rounds per completed iteration
-	[ "$done_its" -gt 0 ] && [ "$(awk -F, 'NR > 1 && $9 == "compact"' "$t/c/samples.csv" 2>/dev/null | wc -l)" = $(( done_its * 4 )) ] &&
+	[ "$done_its" -gt 0 ] && [ "$("$MMBENCH" field --where class=compact "$t/c/samples.csv" value_ns 2>/dev/null | wc -l)" = $(( done_its * 4 )) ] &&
 		pass "compact: one latency sample per compact_memory write" || fail "samples" "$(head -3 "$t/c/samples.csv")"
 
 	# ---- --probe: counted, or skipped with a reason while the run goes on

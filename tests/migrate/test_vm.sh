@@ -57,14 +57,21 @@ lab() {
 	fail "$name: lab run" "rc=$rc, no result directory: $(tail -5 "$t/err")"
 	return 1
 }
-check_rows() {	# NAME WORKLOAD METRIC CONDITION MIN_ROWS
+# rows WORKLOAD METRIC: "case<TAB>iteration<TAB>value" of its rows
+rows() {
+	"$MMBENCH" field --where metric="$2" "$dir/results.csv" workload case iteration value |
+		awk -F'\t' -v w="$1" '$1 == w { print $2 "\t" $3 "\t" $4 }'
+}
+check_rows() {	# NAME WORKLOAD METRIC CONDITION MIN_ROWS (CONDITION on v, c the case)
 	local n why
-	n=$(awk -F, -v w="$2" -v m="$3" 'NR > 1 && $5 == w && $8 == m' "$dir/results.csv" | wc -l)
-	why=$(awk -F, -v w="$2" -v m="$3" "NR > 1 && \$5 == w && \$8 == m { v = \$9 + 0; if (!($4)) print \$6 \" it\" \$7 \": \" \$9 }" \
-		"$dir/results.csv" | head -3)
+	n=$(rows "$2" "$3" | wc -l)
+	why=$(rows "$2" "$3" | awk -F'\t' "{ c = \$1; v = \$3 + 0; if (!($4)) print c \" it\" \$2 \": \" \$3 }" | head -3)
 	[ "$n" -ge "$5" ] && [ -z "$why" ] && pass "$1" || fail "$1" "$n rows (want >= $5); ${why:-}"
 }
-status_of() { awk -F, -v w="$1" -v c="$2" '$5 == w && index($6, c) { print $7 }' "$dir/cases.csv"; }
+status_of() {
+	"$MMBENCH" field --where workload="$1" "$dir/cases.csv" case status |
+		awk -F'\t' -v c="$2" 'index($1, c) { print $2 }'
+}
 
 cat >"$t/bookworm" <<'EOT'
 migrate_ad -p size_mb=64 -i 2 -w 0
@@ -90,7 +97,7 @@ for m in read_before_time migrate_to_time migrate_back_time read_after_time read
 	write_after_time read_after_minflt migrate_to_vm_pgmigrate_success \
 	read_after_over_before write_after_over_read_before migrate_to_pages_per_s \
 	migrate_back_pages_per_s referenced_before_migrate_pct numa_hint_faults; do
-	[ "$(awk -F, -v m=$m 'NR > 1 && $5 == "migrate_ad" && $8 == m' "$dir/results.csv" | wc -l)" = 4 ] ||
+	[ "$(rows migrate_ad "$m" | wc -l)" = 4 ] ||
 		missing="${missing:-} $m"
 done
 [ -z "${missing:-}" ] && pass "migrate_ad: every metric in all 4 iterations" || fail "migrate_ad metrics" "missing:$missing"
@@ -125,10 +132,10 @@ fi
 
 # --probe: move_pages(2) calls in the measured window are known exactly:
 # the two moves (method=move_pages only) and the two placement queries.
-awk -F, 'NR > 1 && $5 == "migrate_ad" && $8 == "calls:__x64_sys_move_pages" {
-		want = index($6, "method=move_pages") ? 4 : 2; n++
-		if ($9 != want) { print $6 " it" $7 ": " $9 " calls, want " want; bad = 1 } }
-	END { exit bad || n != 4 }' "$dir/results.csv" >"$t/why" &&
+rows migrate_ad calls:__x64_sys_move_pages | awk -F'\t' '{
+		want = index($1, "method=move_pages") ? 4 : 2; n++
+		if ($3 != want) { print $1 " it" $2 ": " $3 " calls, want " want; bad = 1 } }
+	END { exit bad || n != 4 }' >"$t/why" &&
 	pass "--probe: calls:__x64_sys_move_pages is exactly the move_pages(2) calls made" ||
 	fail "--probe count" "$(cat "$t/why")"
 grep -q 'calls_per_migrated_page:__x64_sys_move_pages' "$dir/results.csv" &&
@@ -141,11 +148,12 @@ grep -q 'note_probe,.*no_such_function_mmbench skipped: no such function in /pro
 for m in migrated_pages migrated_pages_per_s thread_pages_per_s_min thread_pages_per_s_max \
 	call_latency_p50 call_latency_p99 call_latency_max mlock_checks_passed vmlck_kb \
 	migrate_vm_pgmigrate_success migrate_vm_pgmigrate_fail calls:lru_add_drain; do
-	[ "$(awk -F, -v m=$m 'NR > 1 && $5 == "mlock_mix" && $8 == m' "$dir/results.csv" | wc -l)" = 6 ] ||
+	[ "$(rows mlock_mix "$m" | wc -l)" = 6 ] ||
 		mmissing="${mmissing:-} $m"
 done
 [ -z "${mmissing:-}" ] && pass "mlock_mix: every metric in all 6 finished cases" || fail "mlock_mix metrics" "missing:$mmissing"
-awk -F, 'NR > 1 && $5 == "mlock_mix" { v[$6, $8] = $9; k[$6] = 1 }
+"$MMBENCH" field --where workload=mlock_mix "$dir/results.csv" case metric value |
+	awk -F'\t' '{ v[$1, $2] = $3; k[$1] = 1 }
 	END {
 		for (c in k) {
 			if (v[c, "mlock_checks_passed"] != 2 || v[c, "rounds"] != 2) { print c ": checks"; bad = 1 }
@@ -160,12 +168,12 @@ awk -F, 'NR > 1 && $5 == "mlock_mix" { v[$6, $8] = $9; k[$6] = 1 }
 			if (index(c, "move_pages") && (!((c, "not_migrated_pages") in v) || v[c, "not_migrated_pages"] != 0)) { print c ": left behind (or no row)"; bad = 1 }
 		}
 		exit bad
-	}' "$dir/results.csv" >"$t/why" &&
+	}' >"$t/why" &&
 	pass "mlock_mix: mlock state unchanged after every round, every mlock_pct, both triggers" ||
 	fail "mlock correctness" "$(head -3 "$t/why")"
 # 6.1 drains the LRU once per migrated page whatever is mlocked (6.7 stops that)
 check_rows "bookworm: lru_add_drain about once per page moved by move_pages" mlock_mix \
-	"calls_per_migrated_page:lru_add_drain" "v >= 0.9 && v <= 1.1 || index(\$6, \"compact\")" 6
+	"calls_per_migrated_page:lru_add_drain" "v >= 0.9 && v <= 1.1 || index(c, \"compact\")" 6
 
 # cleanup: the killed case, the dead run's group, the mounts
 [ "$(status_of mlock_mix duration_s=3600)" = timeout ] && pass "mlock_mix: the long case was killed by --timeout" ||

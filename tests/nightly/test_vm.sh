@@ -31,7 +31,7 @@ run=$d/res/$(cut -f4 <<<"$row")
 check "vm: history has the guest's kernel and label ($row)" \
 	grep -q "^ok	$rel	$rel	$rel/" <<<"$row"
 check "vm: the run directory is the lab's, with rows from the guest" \
-	test "$(awk -F, 'NR > 1 && $4 == "'"$rel"'"' "$run/results.csv" 2>/dev/null | wc -l)" -gt 0
+	test "$("$MMBENCH" field --where kernel="$rel" "$run/results.csv" value 2>/dev/null | wc -l)" -gt 0
 check "vm: the nightly's facts are in the run's meta.csv" \
 	test -n "$("$MMHISTORY" meta-get "$run/meta.csv" nightly_loadavg)"
 check "vm: meta.csv says the run was in QEMU" \

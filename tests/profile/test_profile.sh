@@ -35,9 +35,8 @@ prun() {
 	"$MMBENCH_SAN" run pageout -p instances=1 -p size_mb=4 -p duration_s=0.2 \
 		-i 2 -w 0 -o "$out" "$@"
 }
-# profile_iterations.csv: "iteration status" per row (fields 8 and 12; the
-# case string has no comma here).
-statuses() { awk -F, 'NR > 1 { print $8, $12 }' "$1/profile_iterations.csv" | tr '\n' ' '; }
+# profile_iterations.csv: "iteration status" per row (by column name).
+statuses() { "$MMBENCH" field "$1/profile_iterations.csv" iteration status | tr '\t\n' '  '; }
 
 # ---- this host: cpu-clock, said in meta.csv
 d=$t/host
@@ -274,7 +273,7 @@ fi
 d=$t/kill2
 mkdir -p "$d"
 if kill_at "$d" case/profile-commit:2; then
-	it=$(awk -F, 'NR > 1 { print $8 }' "$d/r/profile.csv" | sort -u | tr '\n' ' ')
+	it=$("$MMBENCH" field "$d/r/profile.csv" iteration | sort -u | tr '\n' ' ')
 	st=$(statuses "$d/r")
 	if [ "$it" = "0 1 " ] && [ "$st" = "0 ok " ] && [ "$(tail -c1 "$d/r/profile.csv" | od -An -c | tr -d ' ')" = '\n' ]; then
 		pass "killed before a commit row: whole rows only, iteration 1 has rows and no commit"

@@ -33,8 +33,8 @@ if [ "$ps" = ok ] && { [ "$acc" != tcg ] || [ "$ev" = cpu-clock ]; }; then
 else
 	fail "guest: perf" "status '$ps', event '$ev' under '$acc'"
 fi
-st=$(awk -F, 'NR > 1 { print $8, $12 }' "$d/profile_iterations.csv" | tr '\n' ' ')
-raw=$(awk -F, 'NR == 2 { print $NF }' "$d/profile_iterations.csv")
+st=$("$MMBENCH" field "$d/profile_iterations.csv" iteration status | tr '\t\n' '  ')
+raw=$("$MMBENCH" field "$d/profile_iterations.csv" perf_data | head -n 1)
 if [ "$st" = "0 ok 1 ok " ] && [ -s "$d/$raw" ] && [ -s "$d/${raw%.perf.data}.kallsyms" ] &&
 	[ -s "$d/profile/kernel_functions.fnv32" ] && ! ls "$d"/profile.*.b64 >/dev/null 2>&1; then
 	pass "guest: both iterations profiled; raw data, its kernel symbols and the function hashes came home"

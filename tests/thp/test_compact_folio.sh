@@ -102,7 +102,7 @@ fi
 res=$t/small/results.csv
 # Per iteration: the classes of the scanned folios add up, the evidence is
 # their share moved whole, and every folio is scanned or not reached.
-bad=$(awk -F, 'NR > 1 { v[$7, $8] = $9; it[$7] = 1 }
+bad=$("$MMBENCH" field "$res" iteration metric value | awk -F'\t' '{ v[$1, $2] = $3; it[$1] = 1 }
 	END {
 		for (i in it) {
 			s = v[i, "folios_scanned"]; m = v[i, "folios_moved_whole"]
@@ -116,7 +116,7 @@ bad=$(awk -F, 'NR > 1 { v[$7, $8] = $9; it[$7] = 1 }
 			if (v[i, "folios_order_4"] != v[i, "folios"])
 				print "iteration " i ": " v[i, "folios"] " folios, " v[i, "folios_order_4"] " of order 4"
 		}
-	}' "$res")
+	}')
 [ -z "$bad" ] && pass "counts: scanned folios classified, evidence = moved / scanned, all of order 4" ||
 	fail "counts" "$bad"
 metric_units "$res" moved_whole_pct:%:higher folios_scanned:folios:info folios_split:folios:lower

@@ -137,10 +137,11 @@ main_checks() {
 
 	# The metric table: evidence with its direction in metrics.csv, evidence
 	# first in `mmbench info`; the fragmentation's pressure reported per iteration.
-	awk -F, '$3 == "pct_huge" && $5 == "higher" && $6 == "evidence" { a = 1 }
-		$3 == "fault_both_mean" && $5 == "lower" && $6 == "evidence" && $7 == 1 { b = 1 }
-		$3 == "frag_time" && $6 == "context" { c = 1 }
-		END { exit !(a && b && c) }' "$run/metrics.csv" &&
+	"$MMBENCH" field "$run/metrics.csv" metric better role timed | awk -F'\t' '
+		$1 == "pct_huge" && $2 == "higher" && $3 == "evidence" { a = 1 }
+		$1 == "fault_both_mean" && $2 == "lower" && $3 == "evidence" && $4 == 1 { b = 1 }
+		$1 == "frag_time" && $3 == "context" { c = 1 }
+		END { exit !(a && b && c) }' &&
 		pass "metrics.csv: pct_huge (higher), fault_both_mean (lower, timed) evidence; frag_time context" ||
 		fail "metrics.csv roles" "$(grep -E 'pct_huge|fault_both_mean|frag_time' "$run/metrics.csv")"
 	"$MMBENCH" info thp_storm | awk '/^METRIC/ { t = 1; next } t && NF { print $2; exit }' | grep -qx evidence &&
@@ -230,7 +231,8 @@ main_checks() {
 			skip "guard: the storm's THPs against the backed blocks" "not root (pagemap's PFNs)"
 		fi
 		# retries in results.csv = "retry" lines in the log, per case and iteration
-		awk -F, 'NR > 1 && $8 == "storm_guard_retries" { s += $9 } END { print s + 0 }' "$res" >"$t/r1"
+		"$MMBENCH" field --where metric=storm_guard_retries "$res" value |
+			awk '{ s += $1 } END { print s + 0 }' >"$t/r1"
 		grep -c '^thp_storm: iteration [0-9]*: storm disturbed: .*nothing emitted, retry' "$run/run.log" >"$t/r2"
 		cmp -s "$t/r1" "$t/r2" && pass "guard: retries recorded ($(cat "$t/r1")) = disturbed storms logged" ||
 			fail "guard retries" "results $(cat "$t/r1"), log $(cat "$t/r2")"
@@ -241,7 +243,8 @@ main_checks() {
 			fail "guard off here" "$(grep '^note_thp_storm_guard,' "$run/meta.csv")"
 	fi
 	# Runqueue waits inside the timed touches (schedstat), context.
-	awk -F, 'NR > 1 { k = $6 SUBSEP $7; v[k, $8] = $9; has[k, $8] = 1; keys[k] = 1 }
+	"$MMBENCH" field "$res" case iteration metric value | awk -F'\t' '
+		{ k = $1 SUBSEP $2; v[k, $3] = $4; has[k, $3] = 1; keys[k] = 1 }
 		END {
 			for (k in keys) {
 				if (!has[k, "fault_runq_wait_mean"]) continue
@@ -253,7 +256,7 @@ main_checks() {
 			}
 			if (n && n != 4) { print n " of 4 iterations with runq rows"; bad = 1 }
 			exit bad
-		}' "$res" >"$t/why" && pass "runq: fault_both_mean_excl_runq = fault_both_mean - fault_runq_wait_mean" ||
+		}' >"$t/why" && pass "runq: fault_both_mean_excl_runq = fault_both_mean - fault_runq_wait_mean" ||
 		fail "runq rows" "$(head -3 "$t/why")"
 }
 main_run

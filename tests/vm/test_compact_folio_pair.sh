@@ -53,9 +53,15 @@ lab() {
 	finish
 }
 # case_of DIR SOURCE-WORD: the cases.csv row (status,reason) of that line
-case_of() { awk -F, -v s="source=$2;" 'NR > 1 && $6 ~ s { print $7 "," $8 }' "$1/cases.csv"; }
+case_of() {
+	"$MMBENCH" field "$1/cases.csv" case status reason |
+		awk -F'\t' -v s="source=$2;" '$1 ~ s { print $2 "," $3 }'
+}
 # vals DIR METRIC: one value per iteration of the source=auto case
-vals() { awk -F, -v m="$2" 'NR > 1 && $6 ~ /source=auto/ && $8 == m { print $9 }' "$1/results.csv"; }
+vals() {
+	"$MMBENCH" field --where metric="$2" "$1/results.csv" case value |
+		awk -F'\t' '$1 ~ /source=auto/ { print $2 }'
+}
 
 cat >"$t/old.suite" <<'EOF'
 # vm-fs: xfs
@@ -97,7 +103,7 @@ check "6.1: source=anon is a skip naming the missing mTHP size ($(case_of "$old"
 check "6.1: source=xfs on tmpfs is a skip: xfs missing ($(case_of "$old" xfs))" \
 	eval 'case_of "$old" xfs | grep -q "^skip,.*xfs missing"'
 check "bad inputs emitted nothing" \
-	eval '! awk -F, "NR > 1 && \$6 !~ /source=auto/" "$old/results.csv" | grep -q .'
+	eval '! "$MMBENCH" field "$old/results.csv" case | grep -v source=auto | grep -q .'
 
 COLUMNS=100 "$MMCOMPARE" "$old" "$new" >"$t/cmp.txt" 2>"$t/cmp.err"
 check "mmcompare exits 0" [ $? -eq 0 ]

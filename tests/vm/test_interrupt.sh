@@ -43,7 +43,7 @@ check "the lab exits 128+15 (got $rc)" [ $rc -eq 143 ]
 dir=$(sed -n 's/^results: //p' "$t/out" | tail -n 1)
 check "the run directory was brought home" [ -d "$dir" ]
 check "the first case's rows are in results.csv" \
-	eval '[ "$(awk -F, "NR > 1 && \$5 == \"migrate_ad\" && \$8 == \"referenced_after_migrate_pct\"" "$dir/results.csv" | wc -l)" -eq 2 ]'
+	eval '[ "$("$MMBENCH" field --where metric=referenced_after_migrate_pct "$dir/results.csv" workload | grep -cx migrate_ad)" -eq 2 ]'
 check "meta.csv says the run was interrupted by SIGTERM" \
 	eval 'grep -q "^vm_status,interrupted$" "$dir/meta.csv" && grep -q "^interrupted,SIGTERM$" "$dir/meta.csv"'
 check "cases.csv: the first case passed, the running one is marked interrupted" \

@@ -49,9 +49,8 @@ lab() {
 	finish
 }
 
-# rows DIR METRIC: the values of METRIC, one per iteration (case strings
-# here hold no comma).
-rows() { awk -F, -v m="$2" 'NR > 1 && $8 == m { print $9 }' "$1/results.csv"; }
+# rows DIR METRIC: the values of METRIC, one per iteration.
+rows() { "$MMBENCH" field --where metric="$2" "$1/results.csv" value; }
 
 # no_timed_judged CSV: mmcompare's --csv has rows, and none is both timed
 # and judged (columns by name, through libcsv: a quoted comma in an earlier
