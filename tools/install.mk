@@ -26,10 +26,13 @@ MM_SUITES := $(DATADIR)/mmbench/suites
 MM_BIN_LINKS := $(shell awk -F'\t' '/^[a-z]/ && $$2 == "bin" { print $$3 }' tools/man/commands)
 MM_CMD_PATHS := $(shell awk -F'\t' '/^[a-z]/ && ($$2 == "bin" || $$2 == "sub") { print $$3 }' tools/man/commands)
 MM_MAN_PAGES := $(shell awk -F'\t' '/^[a-z]/ && NF >= 4 { print $$1 }' tools/man/commands)
-# What the commands run and read, beside them in libexec/mmbench.
+# What the commands run and read, beside them in libexec/mmbench: every
+# program make builds for the comparison and the nightly (mmprofile,
+# mmhistory, mmchange, ... whatever their *.mk add to ALL_TARGETS), the
+# shell libraries, the VM lab's and LAVA's files.
 MM_TREE = $(sort $(MM_CMD_PATHS) bench/mmbench bench/run-options.tsv \
-	tools/mmcompare/mmprofile tools/mmtrend/mmhistory tools/mmtrend/mmchange \
-	tools/deps.sh tools/kbuild.config tools/man/commands tools/man/gen-man \
+	$(filter tools/mmcompare/% tools/mmtrend/%,$(ALL_TARGETS)) tools/deps.sh \
+	tools/kbuild.config tools/man/commands tools/man/gen-man \
 	$(wildcard tools/lib/*.sh tools/lib/nightly/*.sh) \
 	$(filter-out %.md %.mk,$(wildcard tools/vm/* tools/lava/*)))
 MM_DOCS = $(shell find README.md bench workloads tools -name '*.md' 2>/dev/null)

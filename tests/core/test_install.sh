@@ -43,6 +43,13 @@ cd "$run" || exit 2
 	pass "install: mmbench list (the driver)" || fail "install: mmbench list" "$(head -n 3 "$w/list")"
 "$mm" help lab >"$w/help" 2>&1 && grep -q 'Usage: mmbench lab --vm' "$w/help" &&
 	pass "install: mmbench help lab (installed names)" || fail "install: mmbench help lab" "$(head -n 3 "$w/help")"
+"$mm" >"$w/none" 2>&1
+rc=$?
+"$mm" help nosuch >"$w/nosuch" 2>&1
+rc2=$?
+[ "$rc" = 2 ] && grep -q 'mmbench measure' "$w/none" && [ "$rc2" = 2 ] && grep -q "no command 'nosuch'" "$w/nosuch" &&
+	pass "install: mmbench alone and help of no command: usage, exit 2" ||
+	fail "install: mmbench usage" "exit $rc/$rc2: $(head -n 1 "$w/none") $(head -n 1 "$w/nosuch")"
 "$mm" measure --suite quick --dry-run >"$w/dry" 2>&1
 s=$(sed -n 's/^suite: //p' "$w/dry")
 [ "$(readlink -f "$s")" = "$d/usr/share/mmbench/suites/quick" ] &&
