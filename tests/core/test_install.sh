@@ -10,7 +10,8 @@
 #   byte for byte the same afterwards (nothing was written into it);
 # - the front command dispatches (`mmbench list`, `mmbench help lab`), a
 #   suite by name resolves to the installed suites (share/mmbench/suites),
-#   the lab's --dry-run and the nightly's --check resolve installed paths;
+#   the lab's --dry-run and the nightly's --check resolve installed paths,
+#   and one night of the short suite runs (history, trends under ./results);
 # - every page of tools/man/commands: `man` finds it through MANPATH, and
 #   `groff -ww -z -man` and `mandoc -T lint -W warning` print nothing;
 # - the systemd units and the cron example name the installed paths;
@@ -87,6 +88,13 @@ printf 'suite = quick\nbaseline = base\n' >n.conf
 "$mm" nightly --check n.conf >"$w/nightly" 2>&1 &&
 	pass "install: mmbench nightly --check (installed suite, ./results)" ||
 	fail "install: mmbench nightly --check" "$(tail -n 3 "$w/nightly")"
+# One night of the short suite: history, baseline, trends under ./results.
+printf 'suite = short\niterations = 3\nbaseline = base\nlock = nightly.lock\n' >night.conf
+"$mm" nightly night.conf >"$w/night" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ -s results/history.csv ] && grep -q "^trends: $run/results/trends/" "$w/night" &&
+	pass "install: mmbench nightly (a night of the short suite, under ./results)" ||
+	fail "install: mmbench nightly" "exit $rc: $(tail -n 3 "$w/night")"
 "$mm" nightly --help 2>&1 | grep -q 'mmbench nightly' &&
 	pass "install: mmbench nightly --help" || fail "install: mmbench nightly --help" "no installed name"
 
