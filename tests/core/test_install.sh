@@ -15,8 +15,10 @@
 # - every page of tools/man/commands: `man` finds it through MANPATH, and
 #   `groff -ww -z -man` and `mandoc -T lint -W warning` print nothing;
 # - the systemd units and the cron example name the installed paths;
-# - with bookworm's kernel in the VM lab's cache: one guest boots from the
-#   installed tree and brings its results home under ./results (else SKIP);
+# - `mmbench kbuild-pair --dry-run` resolves the installed suite and ./results;
+# - with bookworm's kernel in the VM lab's cache: `mmbench lava job` writes
+#   a LAVA job, and one guest boots from the installed tree and brings its
+#   results home under ./results (else SKIP);
 # - `make uninstall` leaves exactly what was there before (files, links
 #   and directories).
 # test-timeout: 1200
@@ -88,6 +90,11 @@ printf 'suite = quick\nbaseline = base\n' >n.conf
 "$mm" nightly --check n.conf >"$w/nightly" 2>&1 &&
 	pass "install: mmbench nightly --check (installed suite, ./results)" ||
 	fail "install: mmbench nightly --check" "$(tail -n 3 "$w/nightly")"
+echo 'a patch' >p.patch && mkdir -p tree
+"$mm" kbuild-pair --vm-build tree --patch p.patch --dry-run >"$w/kp" 2>&1 &&
+	grep -qx "suite: $d/usr/libexec/mmbench/bench/suites/quick" "$w/kp" &&
+	grep -qx "results root: $run/results" "$w/kp" &&
+	pass "install: mmbench kbuild-pair --dry-run" || fail "install: mmbench kbuild-pair --dry-run" "$(head -n 3 "$w/kp")"
 # One night of the short suite: history, baseline, trends under ./results.
 printf 'suite = short\niterations = 3\nbaseline = base\nlock = nightly.lock\n' >night.conf
 "$mm" nightly night.conf >"$w/night" 2>&1
@@ -105,6 +112,11 @@ if ! command -v qemu-system-x86_64 >/dev/null; then
 elif [ ! -d "$cache/kernels/bookworm" ]; then
 	skip "install: a guest from the installed tree" "bookworm's kernel is not cached (tools/vm/fetch-kernel bookworm)"
 else
+	"$mm" lava job --vm bookworm --suite short >"$w/lava" 2>"$w/lava.err" &&
+		grep -q '^# mmbench (mmbench lava\|^# mmbench (tools/lava/lava) suite short' "$w/lava" &&
+		grep -q '^device_type: qemu' "$w/lava" &&
+		pass "install: mmbench lava job (a LAVA job from the installed tree)" ||
+		fail "install: mmbench lava job" "$(tail -n 2 "$w/lava.err")"
 	"$mm" lab --vm bookworm --suite short --label guest >"$w/guest" 2>&1
 	rc=$?
 	lab_rerun "install: a guest from the installed tree" "$w/guest"
