@@ -149,6 +149,9 @@ done <"$TOP/tools/man/commands"
 n=$(grep -c '^[a-z]' "$TOP/tools/man/commands")
 [ "$man_ok" = "$n" ] && pass "install: $n manual pages found by man, lint-clean" ||
 	fail "install: manual pages" "$man_ok of $n clean"
+grep -q '^Installed: the programs and their files under /usr/libexec/mmbench' "$d/usr/share/man/man1/mmbench.1" &&
+	pass "install: the pages name the installed paths (PREFIX=/usr)" ||
+	fail "install: the pages' FILES" "$(grep -A1 '^.SH FILES' "$d/usr/share/man/man1/mmbench.1")"
 command -v mandoc >/dev/null || skip "install: mandoc -T lint" "no mandoc (tools/deps.sh test)"
 
 # 6. The systemd units and the cron example name the installed paths.
