@@ -251,7 +251,8 @@ EOT
                       digits and . _ + -, at most 100 (mmbench check-label)
 EOT
 		;;
-		--out) echo "  --out ROOT          results root (default: results/ of the checkout; installed: ./results)" ;;
+		--out) printf '%s\n' "  --out ROOT          results root (default: results/ of the checkout;" \
+			"                      installed by make install: ./results)" ;;
 		--runs) cat <<'EOT'
   --runs N            each side N times (1 to 100), each a new mmbench process
                       (in the VM lab a new boot) and run directory under one
