@@ -53,6 +53,13 @@ rc2=$?
 [ "$rc" = 2 ] && grep -q 'mmbench measure' "$w/none" && [ "$rc2" = 2 ] && grep -q "no command 'nosuch'" "$w/nosuch" &&
 	pass "install: mmbench alone and help of no command: usage, exit 2" ||
 	fail "install: mmbench usage" "exit $rc/$rc2: $(head -n 1 "$w/none") $(head -n 1 "$w/nosuch")"
+# A sub-command of the front command would hide a driver command of the
+# same name: none may be one.
+subs=$(awk -F'\t' '$2 == "sub" { sub(/^mmbench-/, "", $1); sub(/[.]1$/, "", $1); print $1 }' "$TOP/tools/man/commands")
+cmds=$("$MMBENCH" --help 2>&1 | sed -n 's/^\(usage:\)\{0,1\} *mmbench \([a-z-]*\).*/\2/p' | sort -u)
+hidden=$(comm -12 <(sort <<<"$subs") <(echo "$cmds"))
+[ -n "$cmds" ] && [ -z "$hidden" ] && pass "install: mmbench's sub-commands hide no driver command" ||
+	fail "install: sub-commands" "hide driver commands: ${hidden:-? (no driver command read)}"
 "$mm" measure --suite quick --dry-run >"$w/dry" 2>&1
 s=$(sed -n 's/^suite: //p' "$w/dry")
 [ "$(readlink -f "$s")" = "$d/usr/share/mmbench/suites/quick" ] &&
