@@ -2,6 +2,8 @@
 # test dependencies (tools/deps.sh), builds, and runs every test (tests/run),
 # the LAVA end-to-end test and the kernel pairs included; `make check-quick`
 # is the inner loop: the same without those (they are skips there).
+# `make install` / `make uninstall` (PREFIX, DESTDIR) and `make man`, the
+# manual pages they install: tools/install.mk, tools/docs.mk.
 # Every area adds its own rules in a *.mk fragment and hooks them in through
 # ALL_TARGETS (built by `make`), CHECK_DEPS (built before the tests) and
 # BENCH_TARGETS (listed by `make bench`).

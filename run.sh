@@ -30,7 +30,7 @@ front_prog=run.sh
 . "$top/tools/lib/front.sh"
 
 case "${1:-}" in
-compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$top/results} exec "$top/tools/compare-report" "$@" ;;
+compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$FRONT_RESULTS} exec "$top/tools/compare-report" "$@" ;;
 nightly) shift; exec "$top/tools/nightly" "$@" ;;
 -h|--help) show_help; exit 0 ;;
 esac
@@ -56,7 +56,7 @@ while [ $# -gt 0 ]; do
 done
 front_run_checks
 [ ${#front_labels[@]} -le 1 ] || usage_die "--label given ${#front_labels[@]} times: give one"
-root=${front_out:-$top/results}
+root=${front_out:-$FRONT_RESULTS}
 label=${front_labels[0]:-}
 if [ "$front_dry_run" = 1 ]; then
 	front_dry_run_print "$root" "label: ${label:-$(uname -r)}"

@@ -13,7 +13,9 @@ set -u
 front_prog=deps.sh
 . "$(cd "$(dirname "$0")" && pwd)/lib/front.sh"	# msg, die, show_help
 build_pkgs="gcc make pkg-config libnuma-dev libhwloc-dev libcsv-dev libgsl-dev gnuplot-nox"
-test_pkgs="clang libclang-rt-14-dev"
+# man, groff and mandoc: tests/core/test_install.sh reads and lints the
+# installed manual pages.
+test_pkgs="clang libclang-rt-14-dev man-db groff-base mandoc"
 vm_pkgs="qemu-system-x86 busybox-static cpio zstd xz-utils kmod e2fsprogs xfsprogs debian-archive-keyring"
 # tools/kbuild: what a kernel build needs (libelf for objtool, libssl for
 # the signing tools), patch/git for the series, rsync for the cached trees;

@@ -20,3 +20,18 @@ docs: bench/mmbench
 		{ rm -f bench/OPTIONS.md.tmp; exit 1; }
 	@mv bench/OPTIONS.md.tmp bench/OPTIONS.md
 	@echo "docs: bench/OPTIONS.md written"
+
+# The manual pages (tools/man/commands lists them), made from what each
+# command's --help prints and from bench/SCHEMA.md and
+# tools/nightly.example.conf (tools/man/gen-man) into tools/man/out/, not
+# committed: make install makes them. Each is written to a temporary name
+# first. The pages name the installed paths under PREFIX (tools/install.mk).
+.PHONY: man
+man: build-all
+	@mkdir -p tools/man/out
+	@set -e; for p in $$(awk -F'\t' '/^[a-z]/ && NF >= 4 { print $$1 }' tools/man/commands); do \
+		tools/man/gen-man --version '$(MMBENCH_VERSION)' --prefix '$(PREFIX)' "$$p" >"tools/man/out/$$p.tmp" || \
+			{ rm -f "tools/man/out/$$p.tmp"; exit 1; }; \
+		mv "tools/man/out/$$p.tmp" "tools/man/out/$$p"; done
+	@echo "man: tools/man/out/ written"
+CLEAN_FILES += tools/man/out/*

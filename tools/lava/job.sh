@@ -13,8 +13,7 @@ mmbench_binary()
 		return
 	fi
 	log=$wd/build.log
-	make -s -C "$VM_TOP" bench/mmbench >"$log" 2>&1 ||
-		{ "$VM_TOP/tools/deps.sh" build && make -s -C "$VM_TOP" bench/mmbench >>"$log" 2>&1; } ||
+	front_build_log=$log front_build -q bench/mmbench ||
 		{ tail -n 20 "$log" >&2; vm_die "building bench/mmbench failed"; }
 	echo "$VM_TOP/bench/mmbench"
 }

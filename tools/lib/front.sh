@@ -28,6 +28,11 @@
 # bench/suites.
 
 FRONT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# An installed copy (make install, tools/install.mk) carries the file
+# tools/lib/installed: its programs are built already, and results go
+# under the current directory, never into the install tree.
+FRONT_INSTALLED=0 FRONT_RESULTS=$FRONT_TOP/results
+[ -e "$FRONT_TOP/tools/lib/installed" ] && FRONT_INSTALLED=1 FRONT_RESULTS=$PWD/results
 front_prog=${front_prog:-$(basename "$0")}
 
 # ---------------------------------------------------------------- messages
@@ -111,6 +116,20 @@ front_suite()
 
 # ---------------------------------------------------------------- build
 
+# front_installed_has QUIET [TARGET...]: the installed copy's build step:
+# every TARGET (default bench/mmbench) is there, or say which is not.
+front_installed_has()
+{
+	local q=$1 t
+
+	shift
+	for t in "${@:-bench/mmbench}"; do
+		[ -x "$FRONT_TOP/$t" ] && continue
+		[ "$q" = 1 ] || msg "$FRONT_TOP/$t is not installed (make install)"
+		return 1
+	done
+}
+
 # front_build [-q] [TARGET...]: make the TARGETs (paths under the mmbench
 # tree; none: the default goal) quietly. When make fails, the build
 # packages are installed (tools/deps.sh build, which does nothing when none
@@ -124,6 +143,7 @@ front_build()
 	local log=${front_build_log:-} quiet=0
 
 	[ "${1:-}" = -q ] && { quiet=1; shift; }
+	[ "$FRONT_INSTALLED" = 0 ] || { front_installed_has "$quiet" "$@"; return; }
 
 	if [ -z "$log" ]; then
 		log=$(mktemp "${TMPDIR:-/tmp}/mmbench-build.XXXXXX") ||
@@ -231,7 +251,8 @@ EOT
                       digits and . _ + -, at most 100 (mmbench check-label)
 EOT
 		;;
-		--out) echo "  --out ROOT          results root (default: results/ of this mmbench tree)" ;;
+		--out) printf '%s\n' "  --out ROOT          results root (default: results/ of the checkout;" \
+			"                      installed by make install: ./results)" ;;
 		--runs) cat <<'EOT'
   --runs N            each side N times (1 to 100), each a new mmbench process
                       (in the VM lab a new boot) and run directory under one

@@ -151,7 +151,7 @@ validate_config() {
 	[[ ${cfg[lava_args]} =~ $args_re ]] ||
 		cfg_err lava_args "want tools/lava/lava options: letters, digits, blanks and _ . , : = / + @ % -"
 	resolve_suite
-	root=$(cfg_path "${cfg[results]:-$top/results}")
+	root=$(cfg_path "${cfg[results]:-$FRONT_RESULTS}")
 	check_results_root
 	state=$root/.nightly
 	hist=$root/history.csv
