@@ -121,6 +121,15 @@ if [ $rc != 0 ] || [ -z "$dir" ]; then
 		"exit $rc: $(tail -n 3 "$t/pair.err" | paste -sd ';')"
 	finish
 fi
-pass "pair: ./run.sh --vm bookworm --vm trixie --suite exp-mlock-drain compared ($(wc -l <"$t/pair.out") lines on stdout)"
+pass "pair: ./run.sh --vm bookworm --vm trixie --suite exp-mlock-drain compared"
+# What a person reads: before the comparison's text only each run's case
+# outcomes ("LABEL: cases: ...", a case that did not pass) and the
+# results lines; no summary table (its header and MDC note).
+before=$(awk '/^mmcompare: BASE / { exit } { print }' "$t/pair.out" | grep -v '^$')
+other=$(grep -Ev '^(results: |[A-Za-z0-9._+-]+: (cases: |fail |timeout |skip |died ))' <<<"$before")
+check "pair: stdout is the runs' case outcomes, then the verdict; no summary table ($(wc -l <"$t/pair.out") lines, $(grep -c . <<<"$before") before the comparison)" \
+	eval '[ "$(grep -c ": cases: " <<<"$before")" = 2 ] && [ -z "$other" ] &&
+	grep -q "^Verdict: evidence " "$t/pair.out" && ! grep -Eq "^WORKLOAD +METRIC|^MDC: " "$t/pair.out"'
+[ -z "$other" ] || echo "  not progress or verdict: $(head -n 3 <<<"$other" | paste -sd '|')"
 check_report pair "$dir"
 finish
