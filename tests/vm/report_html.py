@@ -5,6 +5,9 @@
 #       the screenshot is not blank: prints "COLOURS INK%" (distinct colours,
 #       share of pixels that are not the background); exit 1 when under 16
 #       colours or 1% ink
+#   report_html.py pdf PRINT.pdf
+#       Chromium's --print-to-pdf of the page is a PDF with pages: prints
+#       their number; exit 1 when not a PDF or no page
 #   report_html.py probe DOM.html N
 #       the probe's JSON (<pre id="probe"> in the DOM of report.html with
 #       the test's probe script) shows N <svg>, each a box of non-zero size
@@ -77,6 +80,13 @@ def png(path):
     ink = 100.0 * (len(px) - counts[bg]) / len(px)
     print(f"{len(counts)} {ink:.1f}")
     return 0 if len(counts) >= 16 and ink >= 1 else 1
+
+
+def pdf(path):
+    data = open(path, "rb").read()
+    pages = len(re.findall(rb"/Type\s*/Page\b", data))
+    print(pages)
+    return 0 if data.startswith(b"%PDF-") and pages > 0 else 1
 
 
 def probe(dom, n):
@@ -217,8 +227,10 @@ def verdict(dom, tsv):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "png":
         sys.exit(png(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "pdf":
+        sys.exit(pdf(sys.argv[2]))
     if len(sys.argv) == 4 and sys.argv[1] == "probe":
         sys.exit(probe(sys.argv[2], int(sys.argv[3])))
     if len(sys.argv) == 4 and sys.argv[1] == "verdict":
         sys.exit(verdict(sys.argv[2], sys.argv[3]))
-    sys.exit("usage: report_html.py png SHOT.png | probe DOM.html N | verdict DOM.html TSV")
+    sys.exit("usage: report_html.py png SHOT.png | pdf PRINT.pdf | probe DOM.html N | verdict DOM.html TSV")

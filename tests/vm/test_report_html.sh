@@ -6,10 +6,12 @@
 # <img>, no src=, one inline <svg> per chart of report.md); a screenshot
 # that is not blank; every chart drawn (each <svg> a non-zero box with
 # marks in it, measured by a probe script run in a copy of the page, since
-# the page itself has none); a console free of messages; and the verdict
+# the page itself has none); it prints (to PDF, with pages); a console
+# free of messages; and the verdict
 # numbers on the page equal to compare.csv's (read by column name). The
 # pair's run also shows what a person reads on stdout: progress and the
-# verdict, not each side's summary.
+# verdict, not each side's summary; with --verbose (a short pair of one
+# kernel twice) both summaries too.
 # test-timeout: 2400
 . "$(dirname "$0")/../lib.sh"
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
@@ -50,7 +52,7 @@ probe_js='<script>addEventListener("load", () => {
 
 # check_report NAME DIR: the browser's checks of DIR/report.html
 check_report() {
-	local name=$1 dir=$2 html=$2/report.html charts svgs shot=$t/$1.png ink bad
+	local name=$1 dir=$2 html=$2/report.html charts svgs shot=$t/$1.png ink bad pages
 	[ -s "$html" ] || { fail "$name: report.html" "not written in $dir"; return; }
 	charts=$(grep -c '^!\[' "$dir/report.md")
 	svgs=$(grep -c '<svg ' "$html")
@@ -65,6 +67,13 @@ check_report() {
 		fail "$name: screenshot not blank" "$ink; $(tail -n 2 "$t/shot.err")"
 	fi
 	[ -n "${KEEP_SHOT:-}" ] && cp "$shot" "$KEEP_SHOT-$name.png"
+
+	browser --no-pdf-header-footer --print-to-pdf="$t/$name.pdf" "file://$html" >/dev/null 2>&1
+	if pages=$(python3 "$py" pdf "$t/$name.pdf" 2>&1); then
+		pass "$name: printed (Chromium's print to PDF): $pages pages"
+	else
+		fail "$name: printed to PDF" "$pages"
+	fi
 
 	browser --enable-logging=stderr --v=0 --dump-dom "file://$html" >"$t/dom.html" 2>"$t/console"
 	check "$name: the console is free of messages (no CONSOLE line on Chromium's log)" \
@@ -132,4 +141,16 @@ check "pair: stdout is the runs' case outcomes, then the verdict; no summary tab
 	grep -q "^Verdict: evidence " "$t/pair.out" && ! grep -Eq "^WORKLOAD +METRIC|^MDC: " "$t/pair.out"'
 [ -z "$other" ] || echo "  not progress or verdict: $(head -n 3 <<<"$other" | paste -sd '|')"
 check_report pair "$dir"
+
+# ---- --verbose: a pair prints each run's whole summary too (a short suite)
+echo "pageout -p size_mb=8 -p duration_s=0.2 -p instances=1 -i 2 -w 0" >"$t/fast"
+timeout -k 5 900 "$TOP/run.sh" --vm bookworm --vm bookworm --label base --label again \
+	--suite "$t/fast" --verbose --out "$t/res-v" >"$t/v.out" 2>"$t/v.err"
+rc=$?
+lab_rerun "pair --verbose" "$t/v.err"
+check "pair --verbose: both runs' summary tables before the verdict (exit $rc)" \
+	eval '[ $rc = 0 ] && [ "$(grep -Ec "^WORKLOAD +METRIC" "$t/v.out")" = 2 ] &&
+	[ "$(grep -c "^MDC: " "$t/v.out")" = 2 ] && grep -q "^Verdict: evidence " "$t/v.out" &&
+	grep -q "^report: " "$t/v.out"'
+[ $rc = 0 ] || echo "  $(tail -n 3 "$t/v.err" | paste -sd '|')"
 finish
