@@ -67,7 +67,7 @@ static const char css[] =
 	"code{font-size:.92em;background:#f3f3f3;padding:0 .2em}\n"
 	"@media print{body{max-width:none;font-size:10pt;padding:0}"
 	".tw{overflow:visible}table{font-size:7.5pt}"
-	"figure,tr{break-inside:avoid}h2,h3{break-after:avoid}"
+	"figure,tr{break-inside:avoid}h2,h3{break-after:avoid}figure svg{max-width:15cm}"
 	"a{color:inherit;text-decoration:none}p.verdict{background:none}}\n";
 
 /* ------------------------------------------------------------ text */
