@@ -4,7 +4,7 @@
 # driver and by every tool that reads or writes result files: it uses only
 # libc and libcsv.
 MMRES_SRCS := bench/results/results.c bench/results/csvio.c bench/results/numbers.c \
-	bench/results/resrow.c \
+	bench/results/resrow.c bench/results/casekeys.c \
 	bench/results/label.c
 MMRES_OBJS := $(MMRES_SRCS:.c=.o)
 MMRES_LIBS := -lcsv

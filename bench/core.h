@@ -104,7 +104,7 @@ int mm_topology_xml(const char *path);
 
 /* ---- summary.c */
 
-int mm_summary(const char *dir);
+int mm_summary(const char *dir, bool cases_only);
 
 /* ---- field.c: `mmbench field`, result files for shell scripts */
 

@@ -118,8 +118,10 @@ static const struct run_opt run_opts[] = {
 	{ "dry-run", 0, RO_FLAG, "", "flag", 0, 0, "-", 0, NULL, 0,
 	  "print the cases as CSV (workload,case,\n"
 	  "iterations,warmups) and exit; nothing runs", set_dry_run, NULL, 0 },
-	{ "verbose", 'v', RO_FLAG, "", "flag", 0, 0, "-", 0, NULL, 0,
-	  "log restored settings", set_verbose, NULL, 0 },
+	{ "verbose", 'v', RO_FLAG, "", "flag", 0, 0, "-", RO_FRONT, NULL, 0,
+	  "log restored settings; a pair (VM lab,\n"
+	  "kernel build) also prints each run's\n"
+	  "whole summary before the verdict", set_verbose, NULL, 0 },
 	{ "help", 'h', RO_FLAG, "", "flag", 0, 0, "-", RO_UNLISTED, NULL, 0,
 	  "print this usage and exit", set_help, NULL, 0 },
 };

@@ -30,6 +30,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rstat.h>
 
+#include "casekeys.h"
 #include "core.h"
 #include "mdc.h"
 #include "resrow.h"
@@ -37,6 +38,7 @@
 
 struct row_acc {
 	char key[2400];		/* workload \t case \t metric */
+	char *wl, *kase, *metric;	/* its parts */
 	char unit[32];
 	char better[8];
 	/*
@@ -93,6 +95,24 @@ static void free_strs(char **v, int n)
 
 #define F(c) mm_csv_get(in, col.c)
 
+/* The key's workload, case and metric, each its own string. */
+static bool key_parts(struct row_acc *a)
+{
+	const char *c = strchr(a->key, '\t'), *m = c ? strchr(c + 1, '\t') : NULL;
+
+	if (!m)
+		return false;
+	a->wl = strndup(a->key, c - a->key);
+	a->kase = strndup(c + 1, m - c - 1);
+	a->metric = strdup(m + 1);
+	if (a->wl && a->kase && a->metric)
+		return true;
+	free(a->wl);
+	free(a->kase);
+	free(a->metric);
+	return false;
+}
+
 static struct row_acc *find_acc(struct reader *r, const char *key)
 {
 	for (int i = 0; i < r->nacc; i++)
@@ -112,6 +132,10 @@ static struct row_acc *find_acc(struct reader *r, const char *key)
 	if (!r->acc[r->nacc].rs)
 		return NULL;
 	snprintf(r->acc[r->nacc].key, sizeof(r->acc[0].key), "%s", key);
+	if (!key_parts(&r->acc[r->nacc])) {
+		gsl_rstat_free(r->acc[r->nacc].rs);
+		return NULL;
+	}
 	return &r->acc[r->nacc++];
 }
 
@@ -198,17 +222,14 @@ static void fmt_cov(char *buf, size_t len, double mean, double var)
 		snprintf(buf, len, "%.2f%%", cov);
 }
 
-/* One line of the table; true when a figure of it overflowed. */
-static bool print_acc(const struct row_acc *a)
+/* One line of the table, @kase the case keys it shows; true when a figure
+ * of it overflowed. */
+static bool print_acc(const struct row_acc *a, const char *kase)
 {
-	char key[2400], mdc[32], cov[32], mean_s[32], *wl, *cs, *metric;
+	char mdc[32], cov[32], mean_s[32];
 	int n = (int)gsl_rstat_n(a->rs);
 	double mean = gsl_rstat_mean(a->rs), var = n > 1 ? gsl_rstat_variance(a->rs) : 0;
 
-	snprintf(key, sizeof(key), "%s", a->key);
-	wl = strtok(key, "\t");
-	cs = strtok(NULL, "\t");
-	metric = strtok(NULL, "\t");
 	fmt_cov(cov, sizeof(cov), mean, var);
 	/* the MDC is at most a few times the CoV: no figure when that overflowed */
 	if (!strcmp(cov, "overflow") || (mean != 0 && 100.0 * sqrt(var) / fabs(mean) > 1e300))
@@ -220,9 +241,61 @@ static bool print_acc(const struct row_acc *a)
 		snprintf(mean_s, sizeof(mean_s), "%.4g", mean);
 	else
 		snprintf(mean_s, sizeof(mean_s), "overflow");
-	printf("%-10s %-28s %14s %-9s %7s %8s %3d  %s\n", wl ? wl : "", metric ? metric : "",
-	       mean_s, a->unit, cov, mdc, n, cs ? cs : "");
+	printf("%-10s %-28s %14s %-9s %7s %8s %3d%s%s\n", a->wl, a->metric, mean_s, a->unit,
+	       cov, mdc, n, *kase ? "  " : "", kase);
 	return !strcmp(mdc, "overflow");
+}
+
+/* The values of the keys that vary, "k=v;k=v", into buf. */
+static void case_vary(const char *kase, char **vary, int nvary, char *buf, size_t len)
+{
+	size_t o = 0;
+	char v[512];
+
+	buf[0] = '\0';
+	for (int i = 0; i < nvary && o < len; i++)
+		if (mm_case_get(kase, vary[i], v, sizeof(v)))
+			o += snprintf(buf + o, len - o, "%s%s=%s", o ? ";" : "", vary[i], v);
+}
+
+/*
+ * The rows of the workload of acc[w]: first what every one of its cases
+ * shares ("Fixed:", as in mmcompare's tables), then each metric with only
+ * the case keys that vary. Marks them in @shown; true when a figure
+ * overflowed.
+ */
+static bool print_workload(const struct reader *r, int w, bool *shown)
+{
+	const char **cases = malloc((size_t)r->nacc * sizeof(*cases));
+	char **vary = NULL, *fixed = NULL, kase[2400];
+	int i, j, n = 0, nvary = 0;
+	bool over = false, split;
+
+	for (i = w; cases && i < r->nacc; i++) {
+		if (strcmp(r->acc[i].wl, r->acc[w].wl))
+			continue;
+		for (j = 0; j < n && strcmp(cases[j], r->acc[i].kase); j++)
+			;
+		if (j == n)
+			cases[n++] = r->acc[i].kase;
+	}
+	split = cases && !mm_case_split(cases, n, &vary, &nvary, &fixed);
+	if (split && fixed)
+		printf("%-10s Fixed: %s\n", r->acc[w].wl, fixed);
+	for (i = w; i < r->nacc; i++) {
+		if (strcmp(r->acc[i].wl, r->acc[w].wl))
+			continue;
+		shown[i] = true;
+		if (split)
+			case_vary(r->acc[i].kase, vary, nvary, kase, sizeof(kase));
+		over |= print_acc(&r->acc[i], split ? kase : r->acc[i].kase);
+	}
+	for (i = 0; vary && i < nvary; i++)
+		free(vary[i]);
+	free(vary);
+	free(fixed);
+	free(cases);
+	return over;
 }
 
 /* cases.csv: one row per case that ended */
@@ -304,7 +377,6 @@ static void print_cases(struct reader *r, bool have_started)
 {
 	int unfinished = 0;
 
-	printf("\n");
 	for (int i = 0; i < r->nnotpass; i++)
 		printf("%s\n", r->notpass[i]);
 	/* runs before started.csv existed have none: nothing to check */
@@ -322,8 +394,12 @@ static void reader_free(struct reader *r)
 	free_strs(r->ended, r->nended);
 	free_strs(r->started, r->nstarted);
 	free_strs(r->notpass, r->nnotpass);
-	for (int i = 0; i < r->nacc; i++)
+	for (int i = 0; i < r->nacc; i++) {
 		gsl_rstat_free(r->acc[i].rs);
+		free(r->acc[i].wl);
+		free(r->acc[i].kase);
+		free(r->acc[i].metric);
+	}
 	free(r->acc);
 	mm_csv_free(&r->in);
 	free(r);
@@ -355,7 +431,31 @@ static int read_one(const char *dir, const char *name, const char *header,
 	return ret;
 }
 
-int mm_summary(const char *dir)
+/* The judged metrics' table (the whole summary but the case outcomes). */
+static void print_table(const struct reader *r, bool have_results)
+{
+	bool over = false;
+
+	if (!have_results) {
+		printf("no results.csv: no case measured anything\n\n");
+		return;
+	}
+	printf("%-10s %-28s %14s %-9s %7s %8s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
+	       "UNIT", "CoV", "MDC", "N", "CASE");
+	bool *shown = calloc((size_t)r->nacc + 1, sizeof(*shown));
+
+	for (int i = 0; shown && i < r->nacc; i++)
+		if (!shown[i])
+			over |= print_workload(r, i, shown);
+	free(shown);
+	if (over)
+		printf("overflow: the values are finite but their mean or spread is beyond what a double holds\n");
+	if (r->bad)
+		printf("(%d rows with a value that is not finite ignored)\n", r->bad);
+	printf("MDC: the smallest change a comparison with another run like this one (same N, same spread) finds with 80%% power at p < 0.05, from the iterations' spread; a \"no change\" below it means too noisy to tell\n\n");
+}
+
+int mm_summary(const char *dir, bool cases_only)
 {
 	struct reader *r = calloc(1, sizeof(*r));
 	int res, cas, sta;
@@ -382,21 +482,8 @@ int mm_summary(const char *dir)
 		reader_free(r);
 		return MM_USAGE;
 	}
-	if (res == 0) {
-		printf("%-10s %-28s %14s %-9s %7s %8s %3s  %s\n", "WORKLOAD", "METRIC", "MEAN",
-		       "UNIT", "CoV", "MDC", "N", "CASE");
-		bool over = false;
-
-		for (int i = 0; i < r->nacc; i++)
-			over |= print_acc(&r->acc[i]);
-		if (over)
-			printf("overflow: the values are finite but their mean or spread is beyond what a double holds\n");
-		if (r->bad)
-			printf("(%d rows with a value that is not finite ignored)\n", r->bad);
-		printf("MDC: the smallest change a comparison with another run like this one (same N, same spread) finds with 80%% power at p < 0.05, from the iterations' spread; a \"no change\" below it means too noisy to tell\n");
-	} else {
-		printf("no results.csv: no case measured anything\n");
-	}
+	if (!cases_only)
+		print_table(r, res == 0);
 	print_cases(r, sta == 0);
 	reader_free(r);
 	return MM_PASS;

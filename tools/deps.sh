@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages mmbench needs, quietly, only those missing.
 # Usage: tools/deps.sh [--check] [GROUP...]
-#   groups: build (default), test, vm, kbuild, kbuild-test, profile, lava, all
+#   groups: build (default), test, vm, kbuild, kbuild-test, profile, lava,
+#   browser, all
 #   (lava: tools/lava/instance; not part of all: `make check` installs it
 #   in the background of its light tests, tests/prepare; `make
 #   check-quick` never needs it)
@@ -27,6 +28,9 @@ kbuild_test_pkgs="linux-source-6.12"
 profile_pkgs="linux-perf"
 # tools/lava: a local LAVA instance (server with PostgreSQL, a dispatcher
 # worker, lavacli) and its QEMU devices; curl polls the server's API.
+# tests/compare/test_report_html.sh: report.html opened in headless Chromium
+# (not part of all: only that test needs it)
+browser_pkgs="chromium"
 lava_pkgs="lava-server lava-dispatcher lavacli postgresql curl $vm_pkgs"
 
 check=0
@@ -35,7 +39,7 @@ for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
 	-h|--help) show_help; exit 0 ;;
-	build|test|vm|kbuild|kbuild-test|profile|lava|all) groups+=("$a") ;;
+	build|test|vm|kbuild|kbuild-test|profile|lava|browser|all) groups+=("$a") ;;
 	*) usage_die "unknown argument '$a'" ;;
 	esac
 done
@@ -51,6 +55,7 @@ for g in "${groups[@]}"; do
 	kbuild-test) want="$want $kbuild_pkgs $kbuild_test_pkgs" ;;
 	profile) want="$want $profile_pkgs" ;;
 	lava) want="$want $lava_pkgs" ;;
+	browser) want="$want $browser_pkgs" ;;
 	all) want="$want $build_pkgs $test_pkgs $vm_pkgs $kbuild_pkgs $kbuild_test_pkgs $profile_pkgs" ;;
 	esac
 done

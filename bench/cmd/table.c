@@ -26,7 +26,7 @@ static const struct mm_cmd mm_cmds[] = {
 	{ "suite", cmd_suite, 0, "suite FILE [options]" },
 	{ "sysinfo", cmd_sysinfo, 0, "sysinfo [-o CSV_FILE] [-x TOPOLOGY_XML]" },
 	{ "restore", cmd_restore, 0, "restore RUN_DIR" },
-	{ "summary", cmd_summary, 2, "summary RUN_DIR" },
+	{ "summary", cmd_summary, 0, "summary [--cases] RUN_DIR" },
 	{ "precision", cmd_precision, 0, "precision [--precision P] RUN_DIR..." },
 	{ "check-label", cmd_check_label, 2, "check-label LABEL" },
 	{ "check", cmd_check, 3, "check label|alpha|decimal|integer VALUE" },

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "casekeys.h"
 #include "resultset_int.h"
 
 /* ------------------------------------------------------------ set */
@@ -147,20 +148,7 @@ const char *rs_meta_get(const struct rs_run *r, const char *key)
 
 bool rs_case_get(const char *kase, const char *key, char *buf, size_t len)
 {
-	size_t kl = strlen(key);
-	const char *p = kase, *end;
-
-	while (*p) {
-		end = strchr(p, ';');
-		if (!end)
-			end = p + strlen(p);
-		if ((size_t)(end - p) > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-			snprintf(buf, len, "%.*s", (int)(end - p - kl - 1), p + kl + 1);
-			return true;
-		}
-		p = *end ? end + 1 : end;
-	}
-	return false;
+	return mm_case_get(kase, key, buf, len);
 }
 
 int rs_new_run(struct rs_set *s, const char *path)
@@ -204,99 +192,10 @@ static int ptr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The keys of one case string, each as a malloc'd "key" (no value). */
-static int case_keys(const char *kase, char ***keys, int *nkeys)
-{
-	const char *p = kase, *eq, *end;
-	char **k;
-
-	while (*p) {
-		end = strchr(p, ';');
-		if (!end)
-			end = p + strlen(p);
-		eq = memchr(p, '=', end - p);
-		if (eq) {
-			int i;
-
-			for (i = 0; i < *nkeys; i++)
-				if (strlen((*keys)[i]) == (size_t)(eq - p) &&
-				    !strncmp((*keys)[i], p, eq - p))
-					break;
-			if (i == *nkeys) {
-				k = realloc(*keys, (*nkeys + 1) * sizeof(*k));
-				if (!k)
-					return -1;
-				*keys = k;
-				k[*nkeys] = strndup(p, eq - p);
-				if (!k[*nkeys])
-					return -1;
-				(*nkeys)++;
-			}
-		}
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-/* Does KEY have the same value (or absence) in every case? */
-static bool key_fixed(const char *const *cases, size_t n, const char *key,
-		      char *first, size_t len)
-{
-	char v[512];
-	bool have0, have;
-	size_t i;
-
-	have0 = rs_case_get(cases[0], key, first, len);
-	for (i = 1; i < n; i++) {
-		have = rs_case_get(cases[i], key, v, sizeof(v));
-		if (have != have0 || (have && strcmp(v, first)))
-			return false;
-	}
-	return true;
-}
-
-static int str_append(char **s, const char *sep, const char *a, const char *b)
-{
-	size_t n = *s ? strlen(*s) : 0;
-	char *r = realloc(*s, n + strlen(sep) + strlen(a) + strlen(b) + 1);
-
-	if (!r)
-		return -1;
-	if (!n)
-		r[0] = '\0';
-	else
-		strcat(r, sep);
-	strcat(strcat(r, a), b);
-	*s = r;
-	return 0;
-}
-
 /* Split the case keys of a workload into varying and fixed ones. */
 static int classify_keys(struct rs_workload *w, const char **cases, size_t n)
 {
-	char **keys = NULL, first[512];
-	int nkeys = 0, i, rc = 0;
-	size_t c;
-
-	for (c = 0; c < n && !rc; c++)
-		rc = case_keys(cases[c], &keys, &nkeys);
-	w->vary = calloc(nkeys + 1, sizeof(*w->vary));
-	if (!w->vary)
-		rc = -1;
-	for (i = 0; i < nkeys; i++) {
-		if (rc) {
-			free(keys[i]);
-		} else if (key_fixed(cases, n, keys[i], first, sizeof(first))) {
-			if (rs_case_get(cases[0], keys[i], first, sizeof(first)))
-				rc = str_append(&w->fixed, ";", keys[i], "=") ||
-				     str_append(&w->fixed, "", first, "");
-			free(keys[i]);
-		} else {
-			w->vary[w->nvary++] = keys[i];
-		}
-	}
-	free(keys);
-	return rc;
+	return mm_case_split(cases, n, &w->vary, &w->nvary, &w->fixed);
 }
 
 static int workload_keys(struct rs_set *s, struct rs_workload *w)
@@ -331,7 +230,7 @@ static int line_name(const struct rs_workload *w, struct rs_line *l)
 	for (i = 0; l->name && i < w->nvary; i++) {
 		if (!rs_case_get(l->kase, w->vary[i], v, sizeof(v)))
 			strcpy(v, "none");
-		if (str_append(&l->name, "-", v, ""))
+		if (mm_str_append(&l->name, "-", v, ""))
 			return -1;
 	}
 	return l->name ? 0 : -1;

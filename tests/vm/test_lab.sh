@@ -169,7 +169,7 @@ if lab "pair" 300 "$TOP/run.sh" --vm-pair "bookworm,$kd/vmlinuz" --vm-module-dir
 	# (compare.txt of the report directory, whatever its format), then the
 	# report's path as the last line.
 	report=$(tail -n 1 "$t/out" | sed -n 's/^report: //p')
-	shown=$(awk '/^results: / { body = ""; next } /^report: / { exit } { body = body $0 "\n" } END { printf "%s", body }' "$t/out" | grep -v '^$')
+	shown=$(awk '/^results: / { body = ""; next } /^report(\.html)?: / { exit } { body = body $0 "\n" } END { printf "%s", body }' "$t/out" | grep -v '^$')
 	[ -n "$report" ] && [ -f "$report" ] && [ -s "$(dirname "$report")/compare.txt" ] &&
 		[ "$shown" = "$(grep -v '^$' "$(dirname "$report")/compare.txt")" ] &&
 		grep -q "$t/res/base/" "$report" && grep -q "$t/res/patched/" "$report" &&

@@ -345,6 +345,9 @@ front_mm_opt()
 	front_opt[$n]=$v
 	if [[ ${front_mm_arg[$n]} == '['* ]]; then
 		front_mm_args+=("$3") front_run_args+=("$3")
+	elif [ "${front_mm_type[$n]}" = flag ]; then
+		[ -z "$v" ] || usage_die "--$n takes no value"
+		front_mm_args+=("--$n") front_run_args+=("--$n")
 	elif [ "${front_mm_key[$n]}" != - ]; then
 		front_mm_args+=("-${front_mm_key[$n]}" "$v") front_run_args+=("--$n" "$v")
 	else

@@ -69,3 +69,13 @@ $(MMC)/fuzz_reader: $(MMC)/reader_fuzz.c $(MMC_CORE:%=$(MMC)/%.c) $(MMC)/*.h $(M
 		-o $@ $(filter %.c,$^) $(MMC_LIBS)
 
 -include $(wildcard $(MMC)/*.d tests/compare/*.d)
+
+# mdhtml: report.md -> report.html with the charts' SVG inline
+# (tools/compare-report); the test builds it with ASan/UBSan too.
+ALL_TARGETS += $(MMC)/mdhtml
+CHECK_DEPS += tests/compare/mdhtml.asan
+CLEAN_FILES += $(MMC)/mdhtml
+$(MMC)/mdhtml: $(MMC)/mdhtml.o
+	$(CC) $(CFLAGS) -o $@ $^
+tests/compare/mdhtml.asan: tests/compare/mdhtml.asan.o
+	$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $^

@@ -311,7 +311,16 @@ collect_run()
 		   run_why="mmbench in the guest exited $rc (see cases.csv)" ;;
 		esac
 	fi
-	{ [ -s "$dir/results.csv" ] || [ -s "$dir/cases.csv" ]; } && "$mmbench_bin" summary "$dir"
+	# One kernel: the run's summary. A pair: its case outcomes, prefixed
+	# with the run's label; the whole summary with --verbose, and always
+	# by `mmbench summary DIR` (the verdict is what a pair prints).
+	if [ -s "$dir/results.csv" ] || [ -s "$dir/cases.csv" ]; then
+		if [ "${lab_quiet:-0}" = 1 ]; then
+			"$mmbench_bin" summary --cases "$dir" | sed "s|^|${label:-$rel}: |"
+		else
+			"$mmbench_bin" summary "$dir"
+		fi
+	fi
 	# --precision: each case's iterations and how they stopped (a limit
 	# before P is flagged)
 	[ -n "$front_precision" ] && [ -s "$dir/cases.csv" ] &&
