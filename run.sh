@@ -32,6 +32,7 @@ front_prog=run.sh
 case "${1:-}" in
 compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$top/results} exec "$top/tools/compare-report" "$@" ;;
 nightly) shift; exec "$top/tools/nightly" "$@" ;;
+bisect) shift; exec "$top/tools/bisect" "$@" ;;
 -h|--help) show_help; exit 0 ;;
 esac
 for a in "$@"; do
