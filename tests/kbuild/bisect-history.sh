@@ -7,9 +7,11 @@
 #   branch clean   good + 15 commits: each appends one comment line to one
 #                  compiled file (a one-file rebuild), except the 10th,
 #                  which applies PATCH (the LRU drain for every migrated page)
-#   branch broken  the same, except that the 6th commit leaves a syntax
-#                  error in mm/util.c and the 7th removes it (from the
-#                  7th on, each tree equals the clean branch's tree)
+#   branch broken  the same, except that the commit git bisect tests first
+#                  (git rev-list --bisect: the 7th of 15 in a line) also
+#                  leaves a syntax error in mm/util.c and the next one
+#                  removes it (from there on, each tree equals the clean
+#                  branch's tree)
 #
 # Author, committer and dates are fixed, so the same SRC and PATCH give the
 # same commit ids on every machine and run. (git add -f: the Debian
@@ -61,15 +63,18 @@ for i in $(seq 1 15); do
 		harmless "$i" "${files[$((i > 10 ? i - 2 : i - 1))]}"
 	fi
 done
-# The broken branch: the same steps, with step 6 not building.
+# The broken branch: the same steps, with the first one a bisect tests
+# not building.
+broken=$(git -C "$dest" rev-list --count "good..$(git -C "$dest" rev-list --bisect clean ^good)")
+[ "$broken" -lt 10 ] || { echo "git bisect would test step $broken first, not one before the patch" >&2; exit 1; }
 git -C "$dest" checkout -q -b broken good || exit 1
 n=1
 for i in $(seq 1 15); do
-	if [ "$i" = 6 ]; then
+	if [ "$i" = "$broken" ]; then
 		echo "/* mmbench bisect test history: step $i */" >>"$dest/${files[$((i - 1))]}"
-		echo "int mmbench_bisect_broken = ; /* step 6: does not build */" >>"$dest/mm/util.c"
-		commit "${files[$((i - 1))]}: a comment, and a syntax error in mm/util.c (step 6)"
-	elif [ "$i" = 7 ]; then
+		echo "int mmbench_bisect_broken = ; /* step $i: does not build */" >>"$dest/mm/util.c"
+		commit "${files[$((i - 1))]}: a comment, and a syntax error in mm/util.c (step $i)"
+	elif [ "$i" = $((broken + 1)) ]; then
 		sed -i '/mmbench_bisect_broken/d' "$dest/mm/util.c"
 		harmless "$i" "${files[$((i - 1))]}"
 	elif [ "$i" = 10 ]; then
