@@ -164,7 +164,7 @@ refused() # NAME WANT_RE ARGS...
 	shift 2
 	"$B" "$@" >"$t/ref.out" 2>&1
 	rc=$?
-	if [ "$rc" = 2 ] && grep -qE "$re" "$t/ref.out"; then
+	if [ "$rc" = 2 ] && grep -qE -- "$re" "$t/ref.out"; then
 		pass "$name"
 	else
 		fail "$name" "exit $rc, want 2 and /$re/: $(head -c 300 "$t/ref.out" | tr '\n' '|')"
