@@ -153,7 +153,7 @@ run_bisect() # NAME BRANCH [ARGS]: tools/bisect good..BRANCH into $t/NAME
 		--seed-objects "$seed" --out "$t/$name" "${@:3}" >"$t/$name.out" 2>"$t/$name.err"
 	rc=$?
 	echo "# timing: bisect $name $((SECONDS - start))s (load $(cut -d' ' -f1-3 /proc/loadavg))"
-	sed -n 's/^bisect: \(step .*\|  built .*\|  boot .*\|  answer.*\)/# \1/p' "$t/$name.err"
+	sed -n 's/^bisect: \(step .*\|  built .*\|  VM lab .*\|  answer.*\)/# \1/p' "$t/$name.err"
 }
 
 # ---------------------------------------------------------------- refusals
