@@ -181,6 +181,25 @@ echo "/* dirty */" >>"$hist/mm/util.c"
 refused bisect_refuses_dirty_tree "uncommitted changes" --tree "$hist" --good good --bad clean "${A[@]}"
 git -C "$hist" checkout -q -- mm/util.c
 tree_as_found bisect_refusals_leave_tree
+# tools/kbuild's one-kernel options, as the bisect uses them.
+kb_refused() # NAME WANT_RE ARGS...
+{
+	local name=$1 re=$2 rc
+
+	shift 2
+	"$TOP/tools/kbuild" "$@" >"$t/ref.out" 2>&1
+	rc=$?
+	if [ "$rc" = 2 ] && grep -qE -- "$re" "$t/ref.out"; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc, want 2 and /$re/: $(head -c 300 "$t/ref.out" | tr '\n' '|')"
+	fi
+}
+kb_refused kbuild_single_takes_no_patch "--single builds the tree as given: no --patch" \
+	--tree "$hist" --single --patch "$PATCH" --out "$t/kb"
+kb_refused kbuild_commit_unknown "--commit 'nosuch': no such commit" --tree "$hist" --single --commit nosuch --out "$t/kb"
+kb_refused kbuild_commit_needs_git "--commit: '$seed' is not a git work tree" --tree "$seed" --single --commit good --out "$t/kb"
+kb_refused kbuild_seed_not_a_tree "--seed-objects '$t': not a kbuild tree side" --tree "$hist" --single --seed-objects "$t" --out "$t/kb"
 
 # ---------------------------------------------------------------- scenarios
 for s in $scen; do
