@@ -20,6 +20,7 @@
 #   sigint   SIGINT to the bisect's process group during a step, then
 #            --resume: the same answer, no step answered twice, HEAD as
 #            before
+#   refusals only the refusals, which every run checks first (seconds)
 # The history (a git repository of 1.5 GB, about 1.5 minutes to make) is
 # cached beside the pair tests' trees, keyed by the tarball, the history
 # script and the patch; the first build starts from the objects of the
@@ -232,7 +233,8 @@ for s in $scen; do
 			wait "$pid"
 			fail bisect_sigint "the second step never started: $(tail -n 5 "$t/sigint.err" | tr '\n' '|')"
 		fi ;;
-	*) fail bisect "MMBENCH_BISECT_TEST: unknown scenario '$s' (clean, broken, sigint)" ;;
+	refusals) ;;	# the refusals alone (they run first in every scenario)
+	*) fail bisect "MMBENCH_BISECT_TEST: unknown scenario '$s' (clean, broken, sigint, refusals)" ;;
 	esac
 done
 finish
