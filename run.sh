@@ -14,6 +14,8 @@
 #                                       tools/lava/README.md)
 #   ./run.sh compare BASE NEW...        compare result sets (tools/compare-report)
 #   ./run.sh nightly CONFIG             the unattended nightly job (tools/nightly)
+#   ./run.sh bisect --tree GIT --good REV --bad REV ...   the first bad commit:
+#                                       kernel builds, the VM lab, the verdict (tools/bisect)
 # options (the same on tools/vm/lab and tools/kbuild-pair):
 # @run-options@
 # VM lab options (--vm-*, --alpha, --force, --fail-on-regression, --no-compare):
@@ -32,6 +34,7 @@ front_prog=run.sh
 case "${1:-}" in
 compare) shift; MMBENCH_RESULTS=${MMBENCH_RESULTS:-$FRONT_RESULTS} exec "$top/tools/compare-report" "$@" ;;
 nightly) shift; exec "$top/tools/nightly" "$@" ;;
+bisect) shift; exec "$top/tools/bisect" "$@" ;;
 -h|--help) show_help; exit 0 ;;
 esac
 for a in "$@"; do

@@ -123,11 +123,80 @@ static int led_supersede(struct ledger_ctx *x)
 	return 0;
 }
 
-static void led_print_open(const struct tab *t, const struct tab_row *r)
+/* S in single quotes for a shell: ' becomes '\''. */
+static void put_quoted(const char *s)
+{
+	putchar('\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*s);
+	putchar('\'');
+}
+
+/* KEY of the meta.csv of RUN (as the ledger records it: under ROOT). */
+static const char *run_meta(const char *root, const char *run, const char *key, char *buf,
+			    size_t len)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s%s%s", *run == '/' ? "" : root, *run == '/' ? "" : "/", run);
+	return mm_meta_get(dir, key, buf, len);
+}
+
+/* The commit of a kbuild_tree_id "git:<commit>", or NULL. */
+static const char *git_commit(const char *id)
+{
+	size_t n;
+
+	if (strncmp(id, "git:", 4))
+		return NULL;
+	n = strspn(id + 4, "0123456789abcdef");
+	return n >= 7 && n <= 64 && !id[4 + n] ? id + 4 : NULL;
+}
+
+/*
+ * When the last good and the first bad run of a row measured kernels that
+ * tools/kbuild built from one git tree (meta.csv kbuild_tree and
+ * kbuild_tree_id git:<commit>), the command that bisects between them:
+ * the row's workload and case as the suite line, its metric deciding.
+ */
+static void led_print_bisect(const char *root, char **f)
+{
+	char gid[128], bid[128], gtree[PATH_MAX], btree[PATH_MAX], line[4096], *c, *kv, *save;
+	const char *g, *b;
+	size_t n;
+
+	if (!*f[L_LAST_GOOD])
+		return;
+	g = git_commit(run_meta(root, f[L_LAST_GOOD], "kbuild_tree_id", gid, sizeof(gid)));
+	b = git_commit(run_meta(root, f[L_FIRST_RUN], "kbuild_tree_id", bid, sizeof(bid)));
+	run_meta(root, f[L_LAST_GOOD], "kbuild_tree", gtree, sizeof(gtree));
+	run_meta(root, f[L_FIRST_RUN], "kbuild_tree", btree, sizeof(btree));
+	if (!g || !b || !strcmp(g, b) || !*gtree || strcmp(gtree, btree))
+		return;
+	c = strdup(f[L_CASE]);
+	if (!c)
+		return;
+	n = (size_t)snprintf(line, sizeof(line), "%s", f[L_WORKLOAD]);
+	for (kv = strtok_r(c, ";", &save); kv && n < sizeof(line); kv = strtok_r(NULL, ";", &save))
+		if (strchr(kv, '=') && strchr(kv, '=')[1])	/* "dir=": the default */
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " -p %s", kv);
+	free(c);
+	printf("    bisect: ./run.sh bisect --tree ");
+	put_quoted(gtree);
+	printf(" --good %s --bad %s --suite-line ", g, b);
+	put_quoted(line);
+	printf(" --metric ");
+	put_quoted(f[L_METRIC]);
+	putchar('\n');
+}
+
+static void led_print_open(const char *root, const struct tab_row *r)
 {
 	char **f = r->f;
 
-	(void)t;
 	if (!strcmp(f[L_BASELINE], LEDGER_HISTORY))
 		printf("  %s %s [%s]: worse in its history since %s (first bad run %s, kernel %s",
 		       f[L_WORKLOAD], f[L_METRIC], f[L_CASE], f[L_FIRST_DATE], f[L_FIRST_RUN],
@@ -140,6 +209,7 @@ static void led_print_open(const struct tab *t, const struct tab_row *r)
 		printf("; last good run %s", f[L_LAST_GOOD]);
 	printf("); latest %s%%%s%s\n", *f[L_CHANGE] ? f[L_CHANGE] : "n/a",
 	       *f[L_P] ? ", p=" : "", f[L_P]);
+	led_print_bisect(root, f);
 }
 
 static int led_write(struct ledger_ctx *x, const char *path)
@@ -233,7 +303,7 @@ static int ledger_apply(struct ledger_ctx *x, const struct cmpfile *c, const cha
 		struct tab_row *r = i < x->t.nrows ? &x->t.rows[i] : &x->extra[i - x->t.nrows];
 
 		if (!strcmp(r->f[L_STATE], "open") && !strcmp(r->f[L_HOST], x->host))
-			led_print_open(&x->t, r);
+			led_print_open(x->root, r);
 	}
 	return 0;
 }
@@ -392,7 +462,7 @@ int cmd_ledger_changes(int argc, char **argv)
 		struct tab_row *r = i < x.t.nrows ? &x.t.rows[i] : &x.extra[i - x.t.nrows];
 
 		if (!strcmp(r->f[L_STATE], "open") && !strcmp(r->f[L_HOST], x.host))
-			led_print_open(&x.t, r);
+			led_print_open(x.root, r);
 	}
 	rc = 0;
 out:
@@ -405,6 +475,7 @@ out:
 int cmd_ledger_list(int argc, char **argv, bool runs)
 {
 	const char *host = NULL;
+	char root[PATH_MAX];
 	struct tab t;
 	size_t i;
 
@@ -418,13 +489,14 @@ int cmd_ledger_list(int argc, char **argv, bool runs)
 		tab_free(&t);
 		return MM_USAGE;
 	}
+	hist_root(argv[1], root, sizeof(root));
 	for (i = 0; i < t.nrows; i++) {
 		char **f = t.rows[i].f;
 
 		if (strcmp(f[L_STATE], "open") || (host && strcmp(f[L_HOST], host)))
 			continue;
 		if (!runs)
-			led_print_open(&t, &t.rows[i]);
+			led_print_open(root, &t.rows[i]);
 		else
 			printf("%s\n%s%s%s\n", f[L_FIRST_RUN], f[L_LATEST_RUN],
 			       *f[L_LAST_GOOD] ? "\n" : "", f[L_LAST_GOOD]);
