@@ -28,10 +28,26 @@ sed 1d "$d/one/results.csv" >>"$r/results.csv"
 "$MMBENCH" summary "$r" >"$d/sum" 2>"$d/err"
 rc=$?
 check "summary exits 0 (got $rc)" test "$rc" -eq 0
-# The table: from the header line to the first blank line.
+# The table: from the header line to the first blank line. A workload's
+# "Fixed:" line holds the keys every one of its cases shares; its metric
+# lines then show only the keys that vary (none: no CASE column). Each
+# metric line is put back with its whole case (the keys sorted, as the
+# case strings are), so it can be matched to the rows.
 awk '/^WORKLOAD +METRIC +MEAN +UNIT +CoV +MDC +N +CASE/ { on = 1; next } on && /^$/ { exit } on && !/^MDC: /' \
-	"$d/sum" >"$d/table"
+	"$d/sum" >"$d/shown"
+awk 'function whole(f, v,   n, k, i, j, t, out) {
+		n = 0
+		if (f != "") n = split(f, k, ";")
+		if (v != "") { split(v, t, ";"); for (i in t) k[++n] = t[i] }
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && k[j - 1] > k[j]; j--) { t[0] = k[j]; k[j] = k[j - 1]; k[j - 1] = t[0] }
+		out = ""; for (i = 1; i <= n; i++) out = out (i > 1 ? ";" : "") k[i]
+		return out
+	}
+	$2 == "Fixed:" { fixed[$1] = $3; next }
+	{ print $1, $2, $3, $4, $5, $6, $7, whole(fixed[$1], NF >= 8 ? $8 : "") }' "$d/shown" >"$d/table"
 check "summary prints its table" test -s "$d/table"
+check "thp_storm's one case: its keys on a Fixed: line, none repeated on its metric line" \
+	eval 'grep -Eq "^thp_storm +Fixed: sizes=64K,2M;threads=1$" "$d/shown" && grep -Eq "^thp_storm +fault_both_mean( +[^ ]+){5}$" "$d/shown"'
 
 # Recompute from the rows: "workload case metric mean cov n" per judged line.
 "$MMBENCH" field "$r/results.csv" workload case metric value better | awk -F'\t' '$5 != "info" {
