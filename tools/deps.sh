@@ -84,10 +84,13 @@ export DEBIAN_FRONTEND=noninteractive
 # fixed name in /tmp that another user could have planted as a link.
 log=$(mktemp "${TMPDIR:-/tmp}/mmbench-apt.XXXXXX") ||
 	die "cannot create a temporary file for apt-get's log"
+# Another install (make check's preparation beside a test that installs
+# its own group) holds dpkg's lock for a while: wait for it, up to 10 min.
+lockwait="-o DPkg::Lock::Timeout=600"
 # The package lists may be absent on a fresh machine: update once, quietly.
-if ! apt-get install -y -qq --no-install-recommends $missing >"$log" 2>&1; then
-	apt-get update -qq >>"$log" 2>&1
-	if ! apt-get install -y -qq --no-install-recommends $missing >>"$log" 2>&1; then
+if ! apt-get install $lockwait -y -qq --no-install-recommends $missing >"$log" 2>&1; then
+	apt-get update $lockwait -qq >>"$log" 2>&1
+	if ! apt-get install $lockwait -y -qq --no-install-recommends $missing >>"$log" 2>&1; then
 		msg "apt-get failed, see $log:"
 		tail -n 5 "$log" >&2
 		exit 1

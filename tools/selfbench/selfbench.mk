@@ -57,6 +57,17 @@ BENCH_TARGETS += bench-precision
 bench-precision: bench/mmbench
 	@$(SELFBENCH)/precision-bench.sh
 
+# The run as the unit on the host (issue 27): ./run.sh --runs 3 twice (an
+# A/A) and once beside a busy loop on each CPU, compared; targets: the A/A
+# has no timed metric significant, the loaded side's pageout loops_per_s is
+# worse (tools/selfbench/runs-bench.sh; BENCH_RUNS, BENCH_SUITE,
+# BENCH_ITERATIONS).
+BENCH_TARGETS += bench-runs
+
+.PHONY: bench-runs
+bench-runs: bench/mmbench tools/mmcompare/mmcompare tools/mmcompare/mmplot
+	@$(SELFBENCH)/runs-bench.sh
+
 # The nightly's false alarms on an unchanged kernel (real consecutive runs
 # of the quick suite here) and its detection of a known step (synthetic
 # histories with this machine's between-run noise): tools/selfbench/alarms.
