@@ -19,8 +19,14 @@ WL_SRCS := $(wildcard workloads/*.c)
 MMBENCH_OBJS := $(CORE_SRCS:.c=.o) $(WL_SRCS:.c=.o)
 MMBENCH_LIBS := -lnuma -lhwloc -lcsv -lgsl -lgslcblas -lpthread -lm
 
-# The version string changes with every commit: only sysinfo.o sees it.
+# The version string changes with every commit: only sysinfo.o sees it,
+# and is rebuilt when it changed (meta.csv's mmbench_version after a pull
+# and make): the stamp is rewritten only when the string differs.
+VERSION_STAMP := bench/kernel/version.stamp
+$(shell v='$(MMBENCH_VERSION)'; [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$$v" ] || echo "$$v" >$(VERSION_STAMP))
 bench/kernel/sysinfo.o: CFLAGS += -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"'
+bench/kernel/sysinfo.o: $(VERSION_STAMP)
+CLEAN_FILES += $(VERSION_STAMP)
 
 # Headers by bare name: the core's, the results library's (bench/results/)
 # and the kernel room's (bench/kernel/).

@@ -27,7 +27,8 @@ static bool need_numa2(char *why, size_t len)
 
 	if (n >= 2)
 		return true;
-	snprintf(why, len, "%d NUMA node(s) with memory, needs 2 (use ./run.sh --vm)", n);
+	snprintf(why, len, "%d NUMA node(s) with memory, needs 2 (the VM lab: ./run.sh --vm bookworm, "
+		 "installed: mmbench measure --vm bookworm)", n);
 	return false;
 }
 

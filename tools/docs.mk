@@ -30,7 +30,8 @@ docs: bench/mmbench
 man: build-all
 	@mkdir -p tools/man/out
 	@set -e; for p in $$(awk -F'\t' '/^[a-z]/ && NF >= 4 { print $$1 }' tools/man/commands); do \
-		tools/man/gen-man --version '$(MMBENCH_VERSION)' --prefix '$(PREFIX)' "$$p" >"tools/man/out/$$p.tmp" || \
+		tools/man/gen-man --version '$(MMBENCH_VERSION)' --prefix '$(PREFIX)' \
+			--libexecdir '$(LIBEXECDIR)' --datadir '$(DATADIR)' --docdir '$(DOCDIR)' "$$p" >"tools/man/out/$$p.tmp" || \
 			{ rm -f "tools/man/out/$$p.tmp"; exit 1; }; \
 		mv "tools/man/out/$$p.tmp" "tools/man/out/$$p"; done
 	@echo "man: tools/man/out/ written"

@@ -51,8 +51,8 @@ int mig_numa2_precheck(struct mm_ctx *ctx, long long from_p, long long to_p,
 	int n = numa_available() < 0 ? 0 : ctx->nnodes;
 
 	if (n < 2)
-		return mm_skip(ctx, "needs two NUMA nodes with memory, this machine has %d; run it in the VM lab: ./run.sh --vm bookworm",
-			       n);
+		return mm_skip(ctx, "needs two NUMA nodes with memory, this machine has %d; run it in the VM lab: "
+			       "./run.sh --vm bookworm (installed: mmbench measure --vm bookworm)", n);
 	if (from_p == MM_UNSET_INT || to_p == MM_UNSET_INT)
 		return mm_fail(ctx, "from/to: no default node found");
 	/* both checked against [0, 4095] by their parameter rows */

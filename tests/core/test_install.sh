@@ -159,6 +159,14 @@ n=$(grep -c '^[a-z]' "$TOP/tools/man/commands")
 grep -q '^Installed: the programs and their files under /usr/libexec/mmbench' "$d/usr/share/man/man1/mmbench.1" &&
 	pass "install: the pages name the installed paths (PREFIX=/usr)" ||
 	fail "install: the pages' FILES" "$(grep -A1 '^.SH FILES' "$d/usr/share/man/man1/mmbench.1")"
+# LIBEXECDIR, DATADIR and DOCDIR of their own (as distributions set them):
+# the pages name those, not PREFIX's defaults.
+"$TOP/tools/man/gen-man" --prefix /usr --libexecdir /usr/lib --datadir /opt/share \
+	--docdir /opt/doc/mm mmbench.1 >"$w/dirs.1" 2>&1
+grep -q '^Installed: the programs and their files under /usr/lib/mmbench' "$w/dirs.1" &&
+	grep -q '^suites under /opt/share/mmbench/suites' "$w/dirs.1" && grep -q '^/opt/doc/mm\. ' "$w/dirs.1" &&
+	pass "install: the pages name LIBEXECDIR, DATADIR and DOCDIR when set" ||
+	fail "install: the pages' FILES with LIBEXECDIR/DATADIR/DOCDIR" "$(grep -A3 '^.SH FILES' "$w/dirs.1")"
 command -v mandoc >/dev/null || skip "install: mandoc -T lint" "no mandoc (tools/deps.sh test)"
 
 # 6. The systemd units and the cron example name the installed paths.
