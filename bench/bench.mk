@@ -39,7 +39,7 @@ bench/mmbench: $(MMBENCH_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(MMBENCH_LIBS)
 
 # The same program built with ASan+UBSan, used by the tests.
-bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(wildcard bench/*.h bench/results/*.h bench/kernel/*.h bench/cmd/*.h)
+bench/mmbench-san: $(CORE_SRCS) $(WL_SRCS) $(VERSION_STAMP) $(wildcard bench/*.h bench/results/*.h bench/kernel/*.h bench/cmd/*.h)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) $(SAN_CFLAGS) -Ibench -Ibench/results -Ibench/kernel -DMMBENCH_VERSION='"$(MMBENCH_VERSION)"' \
 		-o $@ $(CORE_SRCS) $(WL_SRCS) $(MMBENCH_LIBS)
 
