@@ -136,6 +136,46 @@ check "... its metric is not called missing" test -z "$(grep MISSING "$d/o2.18")
 row=$("$MMHISTORY" select "$r2/res/history.csv" --last 1 --fields status,reason)
 check "... history.csv says not_measured ($row)" grep -q "^not_measured	not measured: thp_storm \[threads=1\]" <<<"$row"
 
+# The host gate: 14 flat nights whose suites had 5% of the CPUs taken by
+# other processes, then two bad nights (5 sd, the rerun too) with 60%
+# taken: the change is the host's, no alert; the same nights with the share
+# as before alert on the second (confirmed, and the rerun reproduces it).
+gate() { # DIR BUSY_AFTER: exit of the second bad night
+	local g=$1 n s args l rc
+	mkdir -p "$g"
+	# beside n.conf: a relative results path is the config file's
+	sed -e "s|^results = res|results = ${g#"$d"/}/res|" "$d/n.conf" >"$g.conf"
+	for n in $(seq 14); do
+		s=$(printf '202611%02d-020000' "$n")
+		args=()
+		while IFS= read -r l; do args+=(--line "$l"); done < <(lines "$((100 + n))")
+		"$MMSYNTH" -o "$g/res/nightly/$s-$HOST" --label nightly --host "$HOST" --kernel 6.1.0-flat \
+			--stamp "$s" --seed "$n" -i 5 --meta "nightly_config=$(realpath "$g.conf")" \
+			--meta nightly_host_busy_pct=5.0 "${args[@]}" >/dev/null &&
+		"$MMHISTORY" append "$g/res/history.csv" "date=$(printf '2026-11-%02dT02:00:00Z' "$n")" \
+			"host=$HOST" label=nightly kernel=6.1.0-flat "run_dir=nightly/$s-$HOST" status=ok \
+			duration_s=60 || { echo "setup: night $n of $g" >&2; return 2; }
+	done
+	for n in 15 16; do
+		MMBENCH_NIGHTLY_HOST_BUSY="$2 0.0" FAKE_LINES=$(lines "$n" 5) \
+			FAKE_RERUN_LINES=$(lines "$((500 + n))" 5) FAKE_SEED=$n FAKE_KERNEL=6.1.0-bad \
+			"$NIGHTLY" "$g.conf" >"$g/out.$n" 2>"$g/err.$n"
+		rc=$?
+		[ "$n" = 16 ] || [ "$rc" = 0 ] || { echo "night $n exited $rc" >&2; return 2; }
+	done
+	return "$rc"
+}
+gate "$d/gate-busy" 60.0
+rc=$?
+check "the host 55 points busier after the change: no alert (exit $rc)" test "$rc" = 0
+check "... the summary says the host was busier" \
+	grep -q "^  watch  pageout loops_per_s \[instances=1\]: .*: not an alert: the host was busier after it" "$d/gate-busy/out.16"
+check "... nightly_host_busy_pct recorded as given" \
+	grep -qx 'nightly_host_busy_pct,60.0' "$(sed -n 's/^run: .*; results //p' "$d/gate-busy/out.16")/meta.csv"
+gate "$d/gate-same" 5.0
+rc=$?
+check "the same nights with the host as busy as before: alert (exit $rc)" test "$rc" = 3
+
 # runs = 2: two invocations of the suite, two run directories of the same
 # label and night (one date in the history), each a point of the history.
 echo "runs = 2" >>"$d/n2.conf"
