@@ -84,21 +84,28 @@ if [ -n "$found" ]; then
 fi
 
 # ------------------------------------------------ the rerun, and not measured
-# A second host's-worth of history made directly: 14 flat nights.
+# flat_history NAME CONF [--meta K=V]...: a host's-worth of history made
+# directly under $d/NAME/res, 14 flat nights, with CONF ($d/CONF, beside
+# n.conf: a relative results path is the config file's) pointing at it.
+flat_history() {
+	local g=$d/$1 conf=$d/$2 n s args l
+	shift 2
+	mkdir -p "$g"
+	sed -e "s|^results = res|results = ${g#"$d"/}/res|" "$d/n.conf" >"$conf"
+	for n in $(seq 14); do
+		s=$(printf '202611%02d-020000' "$n")
+		args=()
+		while IFS= read -r l; do args+=(--line "$l"); done < <(lines "$((100 + n))")
+		"$MMSYNTH" -o "$g/res/nightly/$s-$HOST" --label nightly --host "$HOST" --kernel 6.1.0-flat \
+			--stamp "$s" --seed "$n" -i 5 --meta "nightly_config=$(realpath "$conf")" "$@" \
+			"${args[@]}" >/dev/null &&
+		"$MMHISTORY" append "$g/res/history.csv" "date=$(printf '2026-11-%02dT02:00:00Z' "$n")" \
+			"host=$HOST" label=nightly kernel=6.1.0-flat "run_dir=nightly/$s-$HOST" status=ok \
+			duration_s=60 || { fail "setup: night $n of $1"; return 1; }
+	done
+}
 r2=$d/r2
-mkdir -p "$r2"
-sed -e "s|^results = res|results = r2/res|" "$d/n.conf" >"$d/n2.conf"
-cfg=$(realpath "$d/n2.conf")
-for n in $(seq 14); do
-	s=$(printf '202611%02d-020000' "$n")
-	args=()
-	while IFS= read -r l; do args+=(--line "$l"); done < <(lines "$((100 + n))")
-	"$MMSYNTH" -o "$r2/res/nightly/$s-$HOST" --label nightly --host "$HOST" --kernel 6.1.0-flat \
-		--stamp "$s" --seed "$n" -i 5 --meta "nightly_config=$cfg" "${args[@]}" >/dev/null &&
-	"$MMHISTORY" append "$r2/res/history.csv" "date=$(printf '2026-11-%02dT02:00:00Z' "$n")" \
-		"host=$HOST" label=nightly kernel=6.1.0-flat "run_dir=nightly/$s-$HOST" status=ok \
-		duration_s=60 || fail "setup: night $n of the second history"
-done
+flat_history r2 n2.conf
 : >"$FAKE_LOG"
 night2() { # NIGHT STEP_SD RERUN_STEP_SD
 	FAKE_LINES=$(lines "$1" "$2") FAKE_RERUN_LINES=$(lines "$((500 + $1))" "$3") FAKE_SEED=$1 \
@@ -140,22 +147,9 @@ check "... history.csv says not_measured ($row)" grep -q "^not_measured	not meas
 # other processes, then two bad nights (5 sd, the rerun too) with 60%
 # taken: the change is the host's, no alert; the same nights with the share
 # as before alert on the second (confirmed, and the rerun reproduces it).
-gate() { # DIR BUSY_AFTER: exit of the second bad night
-	local g=$1 n s args l rc
-	mkdir -p "$g"
-	# beside n.conf: a relative results path is the config file's
-	sed -e "s|^results = res|results = ${g#"$d"/}/res|" "$d/n.conf" >"$g.conf"
-	for n in $(seq 14); do
-		s=$(printf '202611%02d-020000' "$n")
-		args=()
-		while IFS= read -r l; do args+=(--line "$l"); done < <(lines "$((100 + n))")
-		"$MMSYNTH" -o "$g/res/nightly/$s-$HOST" --label nightly --host "$HOST" --kernel 6.1.0-flat \
-			--stamp "$s" --seed "$n" -i 5 --meta "nightly_config=$(realpath "$g.conf")" \
-			--meta nightly_host_busy_pct=5.0 "${args[@]}" >/dev/null &&
-		"$MMHISTORY" append "$g/res/history.csv" "date=$(printf '2026-11-%02dT02:00:00Z' "$n")" \
-			"host=$HOST" label=nightly kernel=6.1.0-flat "run_dir=nightly/$s-$HOST" status=ok \
-			duration_s=60 || { echo "setup: night $n of $g" >&2; return 2; }
-	done
+gate() { # NAME BUSY_AFTER: exit of the second bad night
+	local g=$d/$1 n rc
+	flat_history "$1" "$1.conf" --meta nightly_host_busy_pct=5.0 || return 2
 	for n in 15 16; do
 		MMBENCH_NIGHTLY_HOST_BUSY="$2 0.0" FAKE_LINES=$(lines "$n" 5) \
 			FAKE_RERUN_LINES=$(lines "$((500 + n))" 5) FAKE_SEED=$n FAKE_KERNEL=6.1.0-bad \
@@ -165,14 +159,14 @@ gate() { # DIR BUSY_AFTER: exit of the second bad night
 	done
 	return "$rc"
 }
-gate "$d/gate-busy" 60.0
+gate gate-busy 60.0
 rc=$?
 check "the host 55 points busier after the change: no alert (exit $rc)" test "$rc" = 0
 check "... the summary says the host was busier" \
 	grep -q "^  watch  pageout loops_per_s \[instances=1\]: .*: not an alert: the host was busier after it" "$d/gate-busy/out.16"
 check "... nightly_host_busy_pct recorded as given" \
 	grep -qx 'nightly_host_busy_pct,60.0' "$(sed -n 's/^run: .*; results //p' "$d/gate-busy/out.16")/meta.csv"
-gate "$d/gate-same" 5.0
+gate gate-same 5.0
 rc=$?
 check "the same nights with the host as busy as before: alert (exit $rc)" test "$rc" = 3
 
