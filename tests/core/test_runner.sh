@@ -7,7 +7,8 @@
 # `# test-timeout:` header line) each fail, named, and the runner exits 1;
 # the hung test's children are gone; a RERUN line is counted after the
 # totals on the last line, which keeps CI's form; exit 4 with a SKIP line is
-# a skip. The limits only guard against a hang: nothing here is timed.
+# a skip; the failed tests and their first FAIL lines are listed again just
+# above the counts. The limits only guard against a hang: nothing here is timed.
 . "$(dirname "$0")/../lib.sh"
 t=$(tmpdir); trap 'rm -rf "$t"' EXIT
 
@@ -59,6 +60,25 @@ chmod -x "$t/noexec/tests/a/test_forgot.sh"
 runner noexec
 expect noexec "a test_* without the executable bit fails, named" 1 "1 passed, 1 failed, 0 skipped" \
 	'  tests/a/test_forgot.sh: FAIL: not executable'
+
+# ---- the failures listed again just above the counts (a CI page shows the
+# end of the log): each failed test, its first FAIL lines, a runner's reason
+tree listed
+stand listed test_a.sh 'pass one; fail "alpha check" "why a"; finish'
+stand listed test_b.sh 'pass two; finish'
+stand listed test_c.sh 'pass three; exit 3'
+runner listed
+expect listed "failed tests listed above the counts" 1 "3 passed, 2 failed, 0 skipped" \
+	'failed:$' '  tests/a/test_a.sh: 1 failed$' '    FAIL: alpha check' \
+	'  tests/a/test_c.sh: 1 failed$' '    FAIL: exited 3 without a FAIL line'
+tail -n 7 "$t/listed.out" | head -n 5 | grep -q 'test_b' &&
+	fail "the passing test is not listed" "$(tail -n 7 "$t/listed.out")" ||
+	pass "the passing test is not in the failed list"
+[ "$(tail -n 7 "$t/listed.out" | head -n 1)" = "failed:" ] &&
+	pass "the list ends just above the log's name and the counts" ||
+	fail "list position" "$(tail -n 8 "$t/listed.out")"
+grep -q '^failed:' "$t/good.out" && fail "good tree" "a failed: list without failures" ||
+	pass "no failed: list when nothing failed"
 
 # ---- a test that exits 0 without a single PASS/FAIL/SKIP line
 tree silent
