@@ -147,9 +147,10 @@ check "... history.csv says not_measured ($row)" grep -q "^not_measured	not meas
 # other processes, then two bad nights (5 sd, the rerun too) with 60%
 # taken: the change is the host's, no alert; the same nights with the share
 # as before alert on the second (confirmed, and the rerun reproduces it).
-gate() { # NAME BUSY_AFTER: exit of the second bad night
+gate() { # NAME BUSY_AFTER [CONF_LINE]: exit of the second bad night
 	local g=$d/$1 n rc
 	flat_history "$1" "$1.conf" --meta nightly_host_busy_pct=5.0 || return 2
+	[ -z "${3:-}" ] || echo "$3" >>"$d/$1.conf"
 	for n in 15 16; do
 		MMBENCH_NIGHTLY_HOST_BUSY="$2 0.0" FAKE_LINES=$(lines "$n" 5) \
 			FAKE_RERUN_LINES=$(lines "$((500 + n))" 5) FAKE_SEED=$n FAKE_KERNEL=6.1.0-bad \
@@ -169,6 +170,13 @@ check "... nightly_host_busy_pct recorded as given" \
 gate gate-same 5.0
 rc=$?
 check "the same nights with the host as busy as before: alert (exit $rc)" test "$rc" = 3
+# The rule's thresholds are the config's: the same nights under a size
+# threshold of 20 sd are no alert.
+gate sd-20 5.0 "change_min_sd = 20"
+rc=$?
+check "change_min_sd = 20: the same nights, no alert (exit $rc)" test "$rc" = 0
+check "... the change is seen and said to be under change_min_sd" \
+	grep -q "^  watch  pageout loops_per_s \[instances=1\]: .*: not an alert: smaller than --min-sd (the nightly's change_min_sd), even with tonight's rerun$" "$d/sd-20/out.16"
 
 # runs = 2: two invocations of the suite, two run directories of the same
 # label and night (one date in the history), each a point of the history.

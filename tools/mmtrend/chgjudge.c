@@ -90,6 +90,12 @@ int judge_line(struct detect *d, struct dline *l, struct judged *j)
 		if (d->host_margin > 0 && j->busy_after > j->busy_before + d->host_margin) {
 			j->host_busier = true;
 			j->why = "the host was busier after it";
+		} else if (j->v.state == CPS_SUSPECT && j->v.t_p <= d->r.t_alpha) {
+			/* certain, but under the size an alert needs */
+			j->suspect = true;
+			j->why = d->rerun_done ? "smaller than --min-sd (the nightly's change_min_sd), even with tonight's rerun" :
+				 d->suspects ? "suspect: smaller than --min-sd so far; tonight's rerun decides" :
+				 "smaller than --min-sd (the nightly's change_min_sd)";
 		} else if (j->v.state == CPS_SUSPECT) {
 			j->suspect = true;
 			j->why = d->rerun_done ? "not certain, even with tonight's rerun" :

@@ -13,6 +13,7 @@ declare -A cfg=(
 	[need_mem_mb]=1024 [busy_cpu_pct]=10 [vm]='' [vm_args]='' [lava]=no [lava_args]='' [on_regression]=''
 	[on_failure]='' [notify_timeout]=60 [lock]='' [trends]=yes [compare_plots]=yes
 	[runs]=1 [rerun_suspect]=yes [confirm_nights]=2 [host_margin_pct]=10
+	[change_min_sd]=2 [change_t_alpha]=0.0003
 )
 declare -A cfg_at=()
 
@@ -70,6 +71,13 @@ check_uint() { # KEY MIN [MAX] (empty allowed): decimal, no leading zero
 		cfg_err "$1" "want a whole number from $2 to $max (decimal digits)"
 }
 
+check_dec() { # KEY MIN MAX WHY: a plain decimal (no sign, no exponent) in [MIN, MAX]
+	local v=${cfg[$1]}
+	[[ $v =~ ^[0-9]{1,3}(\.[0-9]{1,9})?$ ]] &&
+		awk -v v="$v" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0) }' ||
+		cfg_err "$1" "$4"
+}
+
 # Seconds of "90", "90s", "30m", "4h" (at most a week).
 duration_s() {
 	[[ $1 =~ ^([1-9][0-9]{0,5})([smh]?)$ ]] || return 1
@@ -123,6 +131,10 @@ validate_config() {
 	check_uint host_margin_pct 0 100
 	check_alpha
 	[[ ${cfg[min_change_pct]} =~ ^[0-9]{1,6}(\.[0-9]{1,6})?$ ]] || cfg_err min_change_pct "want a percentage >= 0"
+	# the change-point rule's two thresholds (tools/nightly.md "Judging the
+	# history"): plain decimals, in the ranges the table there was measured in
+	check_dec change_min_sd 0.5 20 "want a number of sd from 0.5 to 20 (decimal, e.g. 2 or 1.5)"
+	check_dec change_t_alpha 0.000001 0.05 "want a p value from 0.000001 to 0.05 (decimal, e.g. 0.0003)"
 	limit=$(duration_s "${cfg[time_limit]}") && [ "$limit" -ge 10 ] && [ "$limit" -le 604800 ] ||
 		cfg_err time_limit "want a duration from 10 s to a week: N, Ns, Nm or Nh"
 	for k in pool_hosts force_compare trends compare_plots rerun_suspect; do

@@ -153,7 +153,8 @@ compare_all() {
 detect() {
 	local args=("$root" --host "$host" --history "$hist" --ledger "$ledger" --night-date "$p_date"
 		--config-id "$(realpath "$config")" --confirm "${cfg[confirm_nights]}"
-		--host-margin "${cfg[host_margin_pct]}" --csv "$ndir/changes.csv" "${judge_args[@]}") d
+		--host-margin "${cfg[host_margin_pct]}" --min-sd "${cfg[change_min_sd]}"
+		--t-alpha "${cfg[change_t_alpha]}" --csv "$ndir/changes.csv" "${judge_args[@]}") d
 	for d in "${night_measured[@]}"; do
 		[ "$d" = "$rerun_dir" ] || args+=(--add-run "$d")
 	done
