@@ -90,17 +90,19 @@ int judge_line(struct detect *d, struct dline *l, struct judged *j)
 		if (d->host_margin > 0 && j->busy_after > j->busy_before + d->host_margin) {
 			j->host_busier = true;
 			j->why = "the host was busier after it";
-		} else if (j->v.state == CPS_SUSPECT && j->v.t_p <= d->r.t_alpha) {
-			/* certain, but under the size an alert needs */
-			j->suspect = true;
-			j->why = d->rerun_done ? "smaller than --min-sd (the nightly's change_min_sd), even with tonight's rerun" :
-				 d->suspects ? "suspect: smaller than --min-sd so far; tonight's rerun decides" :
-				 "smaller than --min-sd (the nightly's change_min_sd)";
 		} else if (j->v.state == CPS_SUSPECT) {
+			/* certain, but under the size an alert needs; or not certain */
+			bool small = j->v.t_p <= d->r.t_alpha && j->v.size_sd < d->r.min_sd;
+
 			j->suspect = true;
-			j->why = d->rerun_done ? "not certain, even with tonight's rerun" :
-				 d->suspects ? "suspect: not certain yet; tonight's rerun decides" :
-				 "not certain";
+			if (small)
+				j->why = d->rerun_done ? "smaller than --min-sd (the nightly's change_min_sd), even with tonight's rerun" :
+					 d->suspects ? "suspect: smaller than --min-sd so far; tonight's rerun decides" :
+					 "smaller than --min-sd (the nightly's change_min_sd)";
+			else
+				j->why = d->rerun_done ? "not certain, even with tonight's rerun" :
+					 d->suspects ? "suspect: not certain yet; tonight's rerun decides" :
+					 "not certain";
 		} else if (rerun >= 0 && !cp_rerun_holds(&j->v, x[rerun])) {
 			j->why = "tonight's rerun did not reproduce it";
 		} else if (rerun < 0 && d->rerun) {
