@@ -7,7 +7,8 @@
 # the manual pages in share/man, the documents and examples in
 # share/doc/mmbench, the systemd units made for these paths (templates in
 # tools/systemd/). tools/lib/installed marks the installed tree: there
-# nothing is built, and results go under the current directory. Which
+# nothing is built, and results go under the current directory; it
+# records the directories, which help texts name (tools/man/gen-man). Which
 # commands and pages there are: tools/man/commands (adding a tool is one
 # line there). tests/core/test_install.sh installs into a DESTDIR and runs
 # from it.
@@ -52,7 +53,8 @@ install: build-all man
 	for f in $(MM_TREE); do \
 		m=644; [ -x "$$f" ] && m=755; \
 		install -D -m $$m "$$f" "$(DESTDIR)$(MM_LIBEXEC)/$$f"; done; \
-	printf 'installed by make install: PREFIX=%s\n' '$(PREFIX)' \
+	printf 'installed by make install\nPREFIX=%s\nLIBEXECDIR=%s\nDATADIR=%s\nDOCDIR=%s\n' \
+		'$(PREFIX)' '$(LIBEXECDIR)' '$(DATADIR)' '$(DOCDIR)' \
 		>"$(DESTDIR)$(MM_LIBEXEC)/tools/lib/installed"; \
 	install -d "$(DESTDIR)$(MM_SUITES)" "$(DESTDIR)$(BINDIR)"; \
 	install -m 644 bench/suites/* "$(DESTDIR)$(MM_SUITES)/"; \
