@@ -71,13 +71,14 @@ bench-runs: bench/mmbench tools/mmcompare/mmcompare tools/mmcompare/mmplot
 # The nightly's false alarms on an unchanged kernel (real consecutive runs
 # of the quick suite here) and its detection of a known step (synthetic
 # histories with this machine's between-run noise): tools/selfbench/alarms.
-# make bench-alarms NIGHTS=20 SEEDS=500
+# make bench-alarms NIGHTS=20 SEEDS=500 RUNS=2
 BENCH_TARGETS += bench-alarms
 
 .PHONY: bench-alarms
 bench-alarms: bench/mmbench tools/mmtrend/mmchange tools/mmtrend/mmhistory tools/mmtrend/mmtrend \
 		tools/mmcompare/mmcompare tools/mmcompare/mmplot
-	@$(SELFBENCH)/alarms $(if $(NIGHTS),--nights $(NIGHTS)) $(if $(SEEDS),--seeds $(SEEDS))
+	@$(SELFBENCH)/alarms $(if $(NIGHTS),--nights $(NIGHTS)) $(if $(RUNS),--runs $(RUNS)) \
+		$(if $(SEEDS),--seeds $(SEEDS))
 
 # Compare two synthetic result sets of 1,000,000 rows each; report wall
 # time and peak RSS against the targets (2 s, 300 MB).
