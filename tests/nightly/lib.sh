@@ -20,6 +20,8 @@ fake_lines() {
 
 # write_conf DIR [KEY = VALUE lines on stdin]: a config using the fake driver.
 write_conf() {
+	local rest
+	rest=$(cat)
 	{
 		echo "suite = quick"
 		echo "results = res"
@@ -27,7 +29,9 @@ write_conf() {
 		echo "need_disk_mb = 1"
 		echo "need_mem_mb = 1"
 		echo "iterations = 5"
-		cat
+		# one run a night (the default is 2) unless the test says
+		grep -q '^runs *=' <<<"$rest" || echo "runs = 1"
+		[ -z "$rest" ] || printf '%s\n' "$rest"
 	} >"$1/n.conf"
 }
 

@@ -180,7 +180,7 @@ check "... the change is seen and said to be under change_min_sd" \
 
 # runs = 2: two invocations of the suite, two run directories of the same
 # label and night (one date in the history), each a point of the history.
-echo "runs = 2" >>"$d/n2.conf"
+sed -i 's/^runs = 1$/runs = 2/' "$d/n2.conf"
 : >"$FAKE_LOG"
 FAKE_LINES=$(lines 19 5) FAKE_SEED=19 FAKE_KERNEL=6.1.0-bad "$NIGHTLY" "$d/n2.conf" >"$d/o2.19" 2>"$d/e2.19"
 rc=$?

@@ -83,6 +83,14 @@ check "--check runs nothing, creates neither the results directory nor the lock"
 check "--check says the results directory will be created" \
 	grep -q "results $d/res (does not exist yet: the first night creates it)" <<<"$out"
 check "--check prints the settings" grep -q "time_limit = 10s" <<<"$out"
+check "--check names the runs a night" grep -q "^  suite .*, 1 run(s) a night$" <<<"$out"
+check "--check: the disk's free space where the results will be" \
+	grep -Eq "disk free [0-9]+ MiB" <<<"$out"
+# Without a runs key: 2 a night, the default
+mkdir -p "$d/r"
+printf '%s\n' "suite = quick" "results = res" "lock = l" >"$d/r/n.conf"
+check "no runs key: 2 runs a night (the default)" grep -q "^  suite .*, 2 run(s) a night$" \
+	<("$NIGHTLY" --check "$d/r/n.conf" 2>&1)
 # alpha: what the tools take (mmbench check alpha), exponent and all
 for a in 0.05 .05 5e-2 0.999; do
 	mkdir -p "$d/a" && echo "alpha = $a" | write_conf "$d/a"

@@ -370,23 +370,43 @@ static double mssd_sd(const double *x, const int *night, int n)
  * segment's mean (the maximum likelihood location of one shift of the mean
  * in normal noise). The energy statistic finds the change; with a few
  * points after it, this locates it more often on the first bad run
- * (make bench-alarms: "named").
+ * (make bench-alarms: "named"). Only splits between nights: the runs of
+ * one night ran on one kernel, so a change never starts inside a night;
+ * and when one of them lies where the kernel changed (kernel[], may be
+ * NULL), only those: a change of the kernel's is where the kernel changed.
  */
-static int refine(const double *x, int lo, int n, int at, int min_size)
+static bool night_edge(const struct cp_series *s, int t)
 {
-	int t, best = at, i;
-	double bss = INFINITY;
+	return !s->night || s->night[t] != s->night[t - 1];
+}
 
+static bool kernel_edge(const struct cp_series *s, int t)
+{
+	return s->kernel && s->kernel[t] != s->kernel[t - 1];
+}
+
+static int refine(const struct cp_series *s, int lo, int at, int min_size)
+{
+	const double *x = s->x;
+	int t, best = at, i, n = s->n;
+	double bss = INFINITY;
+	bool kernels = false;
+
+	for (t = at - 2; t <= at + 2; t++)
+		if (t - lo >= min_size && n - t >= min_size && kernel_edge(s, t))
+			kernels = true;
 	for (t = at - 2; t <= at + 2; t++) {
 		double ml, mr, ss = 0;
 
-		if (t - lo < min_size || n - t < min_size)
+		if (t - lo < min_size || n - t < min_size || !night_edge(s, t) ||
+		    (kernels && !kernel_edge(s, t)))
 			continue;
 		ml = mean_of(x, lo, t);
 		mr = mean_of(x, t, n);
 		for (i = lo; i < n; i++)
 			ss += (x[i] - (i < t ? ml : mr)) * (x[i] - (i < t ? ml : mr));
-		if (ss < bss - 1e-12 * fabs(bss)) {
+		/* (the first candidate: INFINITY - INFINITY would be NaN) */
+		if (isinf(bss) || ss < bss - 1e-12 * fabs(bss)) {
 			bss = ss;
 			best = t;
 		}
@@ -424,7 +444,7 @@ int cp_judge(const struct cp_series *s, const struct cp_rule *r, struct cp_verdi
 		return 0;
 	k = v->ncp - 1;
 	v->seg_start = k ? v->cp[k - 1].at : 0;
-	v->at = v->cp[k].at = refine(s->x, v->seg_start, n, v->cp[k].at, r->cp.min_size);
+	v->at = v->cp[k].at = refine(s, v->seg_start, v->cp[k].at, r->cp.min_size);
 	v->before = mean_of(s->x, v->seg_start, v->at);
 	v->after = mean_of(s->x, v->at, n);
 	v->pct = pct_of(v->before, v->after, s->better);

@@ -84,11 +84,14 @@ int cp_tail(const double *x, int n, int lo, int tail, const struct cp_opts *o,
 /*
  * A history: one point per run in time order, night[i] the night it ran
  * in (nondecreasing; the runs of one night, its rerun included, share
- * the host's state of that night), better +1 (higher) or -1 (lower).
+ * the host's state of that night), kernel[i] which kernel it ran (equal
+ * numbers for equal kernels; NULL: not known), better +1 (higher) or -1
+ * (lower).
  */
 struct cp_series {
 	const double *x;
 	const int *night;
+	const int *kernel;
 	int n;
 	int better;
 };

@@ -34,6 +34,36 @@ static double median_busy(const struct detect *d, const int *idx, int lo, int hi
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * The spread between the runs of one night, as a CoV in % of the mean:
+ * the squared distances of each run to its night's mean, pooled over the
+ * nights with two runs or more (its rerun included). Beside the spread
+ * from night to night it says how much a second run a night tells: as
+ * much as a night when the two are alike, little when the runs of a night
+ * share its state. NAN when no night has two runs.
+ */
+static double night_runs_cov(const double *x, const int *night, int n)
+{
+	double ss = 0, sum = 0;
+	int i, lo, df = 0;
+
+	for (lo = 0; lo < n; ) {
+		int hi = lo;
+		double m = 0;
+
+		while (hi < n && night[hi] == night[lo])
+			m += x[hi++];
+		m /= hi - lo;
+		for (i = lo; i < hi; i++)
+			ss += (x[i] - m) * (x[i] - m);
+		df += hi - lo - 1;
+		lo = hi;
+	}
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	return df > 0 && sum != 0 ? 100 * sqrt(ss / df) / fabs(sum / n) : NAN;
+}
+
 static int point_of(const struct judged *j, const struct detect *d, const char *rel)
 {
 	int i;
@@ -47,16 +77,18 @@ static int point_of(const struct judged *j, const struct detect *d, const char *
 int judge_line(struct detect *d, struct dline *l, struct judged *j)
 {
 	double *x = malloc((d->nruns + 1) * sizeof(double)), wc = 0;
-	int *night = malloc((d->nruns + 1) * sizeof(int)), i, nw = 0, rerun = -1;
+	int *night = malloc((d->nruns + 1) * sizeof(int)), i, k, nw = 0, rerun = -1;
+	int *kernel = malloc((d->nruns + 1) * sizeof(int));
 	struct cp_series s;
 
 	memset(j, 0, sizeof(*j));
 	j->l = l;
 	j->det_sd = NAN;
 	j->idx = malloc((d->nruns + 1) * sizeof(int));
-	if (!x || !night || !j->idx) {
+	if (!x || !night || !kernel || !j->idx) {
 		free(x);
 		free(night);
+		free(kernel);
 		return -1;
 	}
 	for (i = 0; i < d->nruns; i++) {
@@ -66,6 +98,10 @@ int judge_line(struct detect *d, struct dline *l, struct judged *j)
 			rerun = j->n;
 		j->idx[j->n] = i;
 		night[j->n] = d->runs[i].night;
+		/* equal kernels, equal numbers: the first point that ran it */
+		for (k = 0; k < j->n && strcmp(d->runs[j->idx[k]].kernel, d->runs[i].kernel); k++)
+			;
+		kernel[j->n] = k;
 		x[j->n++] = l->v[i];
 		if (isfinite(l->wcov[i])) {
 			wc += l->wcov[i];
@@ -73,18 +109,27 @@ int judge_line(struct detect *d, struct dline *l, struct judged *j)
 		}
 	}
 	j->within_cov = nw ? wc / nw : NAN;
+	j->runs_cov = night_runs_cov(x, night, j->n);
 	/* exact evidence (no spread in any run): the comparisons judge it */
 	j->exact = l->nexact == l->npresent;
-	s = (struct cp_series){ .x = x, .night = night, .n = j->n, .better = l->better };
+	s = (struct cp_series){ .x = x, .night = night, .kernel = kernel, .n = j->n,
+				.better = l->better };
 	if (!j->exact && cp_judge(&s, &d->r, &j->v)) {
 		free(x);
 		free(night);
+		free(kernel);
 		return -1;
 	}
 	if (j->exact || !j->v.ncp)
 		goto out;
 	j->busy_before = median_busy(d, j->idx, j->v.seg_start, j->v.at);
 	j->busy_after = median_busy(d, j->idx, j->v.at, j->n);
+	/* the host gave the suite more after the change: not the kernel either */
+	if (!j->v.worse && j->v.state == CPS_CONFIRMED && d->host_margin > 0 &&
+	    j->busy_before > j->busy_after + d->host_margin) {
+		j->host_busier = true;
+		j->why = "the host was busier before it";
+	}
 	if (j->v.worse && (j->v.state == CPS_CONFIRMED || j->v.state == CPS_SUSPECT)) {
 		/* the host gave the suite less after the change: not the kernel */
 		if (d->host_margin > 0 && j->busy_after > j->busy_before + d->host_margin) {
@@ -116,6 +161,7 @@ int judge_line(struct detect *d, struct dline *l, struct judged *j)
 out:
 	free(x);
 	free(night);
+	free(kernel);
 	return 0;
 }
 
@@ -194,7 +240,7 @@ static void print_change(const struct detect *d, const struct judged *j, const c
 	else if (j->action == A_UPDATE)
 		printf(": open");
 	else if (j->why)
-		printf(": not an alert: %s", j->why);
+		printf(": %s: %s", j->v.worse ? "not an alert" : "not the kernel's", j->why);
 	if (j->host_busier)
 		printf(" (others used %.0f%% of the CPUs after it, %.0f%% before)", j->busy_after,
 		       j->busy_before);
@@ -224,11 +270,12 @@ int write_csv(const struct detect *d, const struct judged *js, int n, FILE *f)
 		"first_kernel", "last_good_run", "last_good_kernel", "before", "after",
 		"change_pct", "size_sd", "p_value", "t_p", "runs_after", "nights_after",
 		"busy_before", "busy_after", "alert", "why", "ledger", "ledger_run", "resolves",
+		"night_runs_cov_pct",
 	};
 	char b[24][64], cr[1024], *l;
 	int i, k, rc = 0;
 
-	l = tab_line(hdr, 38);
+	l = tab_line(hdr, 39);
 	rc |= !l || fputs(l, f) < 0;
 	free(l);
 	for (i = 0; i < n; i++) {
@@ -260,6 +307,7 @@ int write_csv(const struct detect *d, const struct judged *js, int n, FILE *f)
 		snprintf(b[15], 64, "%d", c ? v->nights_after : 0);
 		fmt_d(b[16], 64, c ? j->busy_before : NAN, "%.3g");
 		fmt_d(b[17], 64, c ? j->busy_after : NAN, "%.3g");
+		fmt_d(b[18], 64, j->runs_cov, "%.4g");
 		{
 			const char *row[] = {
 				d->host, j->l->workload, j->l->kase, j->l->metric, j->l->unit,
@@ -279,9 +327,10 @@ int write_csv(const struct detect *d, const struct judged *js, int n, FILE *f)
 				j->action == A_SUSPECT ? "suspect" : "",
 				j->row ? j->row->first_run : "",
 				j->resolves ? j->resolves->first_run : "",
+				j->exact ? "" : b[18],
 			};
 
-			l = tab_line(row, 38);
+			l = tab_line(row, 39);
 			rc |= !l || fputs(l, f) < 0;
 			free(l);
 		}
@@ -289,8 +338,20 @@ int write_csv(const struct detect *d, const struct judged *js, int n, FILE *f)
 	return rc ? -1 : 0;
 }
 
+/* ", b% between a night's runs" when some night had two runs, else "" */
+static const char *runs_part(char *b, size_t n, double runs_cov)
+{
+	if (isfinite(runs_cov))
+		snprintf(b, n, ", %.3g%% between a night's runs", runs_cov);
+	else
+		b[0] = '\0';
+	return b;
+}
+
 void print_summary(const struct detect *d, const struct judged *js, int n)
 {
+	char runs[64];
+
 	int i, nexact = 0, ntimed = 0, shown = 0, nnew = 0, within = d->r.confirm + 1;
 
 	for (i = 0; i < n; i++) {
@@ -321,7 +382,7 @@ void print_summary(const struct detect *d, const struct judged *js, int n)
 				if (j->alert || v->state >= CPS_SUSPECT)
 					print_change(d, j, j->alert ? "WORSE" :
 						     j->action == A_SUSPECT ? "SUSPECT" :
-						     v->worse ? "watch" : "better");
+						     v->worse || j->host_busier ? "watch" : "better");
 			}
 		}
 	}
@@ -344,12 +405,10 @@ void print_summary(const struct detect *d, const struct judged *js, int n)
 			       d->r.min_ref);
 		else if (isinf(j->det_sd))
 			printf("none: no step up to %.0f sd (CoV %.3g%% from night to night)\n", DET_MAX_SD, cov);
-		else if (j->l->better > 0 && j->det_sd * cov >= 100)
-			printf("none: a drop would have to be %.3g%% (%.2g sd; CoV %.3g%% from night to "
-			       "night, %.3g%% within a run; %d runs)\n", j->det_sd * cov, j->det_sd, cov,
-			       j->within_cov, j->n);
 		else
-			printf("%.3g%% (%.2g sd; CoV %.3g%% from night to night, %.3g%% within a run; %d runs)\n",
-			       j->det_sd * cov, j->det_sd, cov, j->within_cov, j->n);
+			printf("%s%.3g%% (%.2g sd; CoV %.3g%% from night to night%s, %.3g%% within a run; "
+			       "%d runs)\n", j->l->better > 0 && j->det_sd * cov >= 100 ?
+			       "none: a drop would have to be " : "", j->det_sd * cov, j->det_sd, cov,
+			       runs_part(runs, sizeof(runs), j->runs_cov), j->within_cov, j->n);
 	}
 }

@@ -27,6 +27,7 @@ struct sim {
 	int ref, nights, seeds, runs;
 	bool rerun;
 	bool skip_flat;		/* judge only the nights after the step */
+	bool new_kernel;	/* the step comes with a new kernel */
 	double steps[16];
 	int nsteps;
 };
@@ -42,13 +43,15 @@ struct sim_out {
 struct hist {
 	double *x;
 	int *night;
+	int *kernel;		/* 0 before the step, 1 after (--new-kernel) */
 	int n;
 	int step_at;		/* index of the first point after the step, -1 */
 };
 
 static int sim_judge(const struct sim *sm, struct hist *h, struct cp_verdict *v)
 {
-	struct cp_series s = { .x = h->x, .night = h->night, .n = h->n, .better = 1 };
+	struct cp_series s = { .x = h->x, .night = h->night, .n = h->n, .better = 1,
+			       .kernel = sm->new_kernel ? h->kernel : NULL };
 
 	return cp_judge(&s, &sm->r, v);
 }
@@ -62,6 +65,7 @@ static int sim_night(const struct sim *sm, struct hist *h, int t, double level, 
 
 	for (k = 0; k < sm->runs; k++) {
 		h->night[h->n] = t;
+		h->kernel[h->n] = t >= sm->ref;
 		h->x[h->n++] = level + gsl_ran_gaussian_ziggurat(noise, sd);
 	}
 	if (sim_judge(sm, h, v))
@@ -71,6 +75,7 @@ static int sim_night(const struct sim *sm, struct hist *h, int t, double level, 
 	if (v->state < CPS_SUSPECT || !v->worse)
 		return 0;
 	h->night[h->n] = t;
+	h->kernel[h->n] = t >= sm->ref;
 	h->x[h->n++] = level + gsl_ran_gaussian_ziggurat(again, sd);
 	if (sim_judge(sm, h, v))
 		return -1;
@@ -82,11 +87,12 @@ static int sim_one(const struct sim *sm, double step, unsigned long seed, struct
 	int cap = (sm->ref + sm->nights) * (sm->runs + 1) + 1, t, rc = 0, i;
 	gsl_rng *noise = gsl_rng_alloc(gsl_rng_mt19937), *again = gsl_rng_alloc(gsl_rng_mt19937);
 	struct hist h = { .x = calloc(cap, sizeof(double)), .night = calloc(cap, sizeof(int)),
+			  .kernel = calloc(cap, sizeof(int)),
 			  .step_at = -1 };
 	struct cp_verdict v;
 
 	memset(o, 0, sizeof(*o));
-	if (!noise || !again || !h.x || !h.night) {
+	if (!noise || !again || !h.x || !h.night || !h.kernel) {
 		rc = -1;
 		goto out;
 	}
@@ -101,6 +107,7 @@ static int sim_one(const struct sim *sm, double step, unsigned long seed, struct
 		if (sm->skip_flat && t < sm->ref) {
 			for (a = 0; a < sm->runs; a++) {
 				h.night[h.n] = t;
+				h.kernel[h.n] = t >= sm->ref;
 				h.x[h.n++] = level + gsl_ran_gaussian_ziggurat(noise, sm->cov / 100 * sm->mean);
 			}
 			continue;
@@ -125,6 +132,7 @@ static int sim_one(const struct sim *sm, double step, unsigned long seed, struct
 out:
 	free(h.x);
 	free(h.night);
+	free(h.kernel);
 	if (noise)
 		gsl_rng_free(noise);
 	if (again)
@@ -139,10 +147,10 @@ int cmd_simulate(int argc, char **argv)
 		{ "ref", required_argument, NULL, 'r' }, { "nights", required_argument, NULL, 'n' },
 		{ "steps", required_argument, NULL, 's' }, { "seeds", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'u' }, { "no-rerun", no_argument, NULL, 'x' },
-		{ NULL, 0, NULL, 0 },
+		{ "new-kernel", no_argument, NULL, 'k' }, { NULL, 0, NULL, 0 },
 	};
 	struct sim sm = { .r = CP_DEFAULT_RULE, .cov = 11, .mean = 100, .ref = 20, .nights = 10,
-			  .seeds = 200, .runs = 1, .rerun = true, .steps = { 0, 1, 2, 3 },
+			  .seeds = 200, .runs = 2, .rerun = true, .steps = { 0, 1, 2, 3 },
 			  .nsteps = 4 };
 	int c, k, i;
 
@@ -161,6 +169,7 @@ int cmd_simulate(int argc, char **argv)
 		case 'e': if (parse_int(optarg, "--seeds", 1, 1000000, &sm.seeds)) return MM_USAGE; break;
 		case 'u': if (parse_int(optarg, "--runs", 1, 100, &sm.runs)) return MM_USAGE; break;
 		case 'x': sm.rerun = false; break;
+		case 'k': sm.new_kernel = true; break;
 		case 's':
 			snprintf(list_buf, sizeof(list_buf), "%s", optarg);
 			sm.nsteps = 0;
@@ -174,8 +183,9 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (optind != argc)
 		return die_usage("simulate: no arguments");
-	printf("# %d seeds, %d flat nights then a step, %d night(s) after it, %d run(s) a night%s;"
-	       " between-run CoV %.4g%%\n", sm.seeds, sm.ref, sm.nights, sm.runs,
+	printf("# %d seeds, %d flat nights then a step%s, %d night(s) after it, %d run(s) a night%s;"
+	       " between-run CoV %.4g%%\n", sm.seeds, sm.ref,
+	       sm.new_kernel ? " with a new kernel" : " (the same kernel)", sm.nights, sm.runs,
 	       sm.rerun ? ", a suspect re-run once" : "", sm.cov);
 	printf("# rule: alpha %g (%d permutations), min segment %d, tail %d, confirm %d night(s), "
 	       "min %.4g sd, min change %.4g%%, min %d nights before\n", sm.r.cp.alpha,
@@ -312,7 +322,7 @@ int cmd_detectable(int argc, char **argv)
 	};
 	struct cp_rule r = CP_DEFAULT_RULE;
 	const char *list = "10 15 20 30 60";
-	int c, runs = 1, nn;
+	int c, runs = 2, nn;
 	bool rerun = true;
 	char *p, *end;
 

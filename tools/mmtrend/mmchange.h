@@ -102,6 +102,7 @@ struct judged {
 	bool host_busier;
 	double busy_before, busy_after;
 	double within_cov;
+	double runs_cov;	/* CoV between the runs of one night, %; NAN: one a night */
 	double det_sd;		/* smallest detectable step, sd; NAN not computed */
 	bool exact;
 	const char *why;	/* why a confirmed-looking change is not an alert */

@@ -12,7 +12,7 @@ declare -A cfg=(
 	[force_compare]=no [retention_days]=0 [time_limit]=4h [need_disk_mb]=1024
 	[need_mem_mb]=1024 [busy_cpu_pct]=10 [vm]='' [vm_args]='' [lava]=no [lava_args]='' [on_regression]=''
 	[on_failure]='' [notify_timeout]=60 [lock]='' [trends]=yes [compare_plots]=yes
-	[runs]=1 [rerun_suspect]=yes [confirm_nights]=2 [host_margin_pct]=10
+	[runs]=2 [rerun_suspect]=yes [confirm_nights]=2 [host_margin_pct]=10
 	[change_min_sd]=2 [change_t_alpha]=0.0003
 )
 declare -A cfg_at=()
@@ -297,5 +297,10 @@ busy_processes() {
 	echo "${out:-none}"
 }
 
-disk_free_mb() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
+# The free space where DIR is, or will be: its nearest existing ancestor.
+disk_free_mb() {
+	local p=$1
+	while [ ! -e "$p" ] && [ "$p" != / ] && [ -n "$p" ]; do p=$(dirname "$p"); done
+	df -Pk "${p:-.}" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'
+}
 mem_available_mb() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
