@@ -148,12 +148,14 @@ check "... history.csv says not_measured ($row)" grep -q "^not_measured	not meas
 # taken: the change is the host's, no alert; the same nights with the share
 # as before alert on the second (confirmed, and the rerun reproduces it).
 gate() { # NAME BUSY_AFTER [CONF_LINE]: exit of the second bad night
+	# (GATE_BEFORE: the busy share before, 5.0; GATE_STEP: the step, 5 sd
+	# worse; negative: better)
 	local g=$d/$1 n rc
-	flat_history "$1" "$1.conf" --meta nightly_host_busy_pct=5.0 || return 2
+	flat_history "$1" "$1.conf" --meta "nightly_host_busy_pct=${GATE_BEFORE:-5.0}" || return 2
 	[ -z "${3:-}" ] || echo "$3" >>"$d/$1.conf"
 	for n in 15 16; do
-		MMBENCH_NIGHTLY_HOST_BUSY="$2 0.0" FAKE_LINES=$(lines "$n" 5) \
-			FAKE_RERUN_LINES=$(lines "$((500 + n))" 5) FAKE_SEED=$n FAKE_KERNEL=6.1.0-bad \
+		MMBENCH_NIGHTLY_HOST_BUSY="$2 0.0" FAKE_LINES=$(lines "$n" "${GATE_STEP:-5}") \
+			FAKE_RERUN_LINES=$(lines "$((500 + n))" "${GATE_STEP:-5}") FAKE_SEED=$n FAKE_KERNEL=6.1.0-bad \
 			"$NIGHTLY" "$g.conf" >"$g/out.$n" 2>"$g/err.$n"
 		rc=$?
 		[ "$n" = 16 ] || [ "$rc" = 0 ] || { echo "night $n exited $rc" >&2; return 2; }
@@ -170,6 +172,14 @@ check "... nightly_host_busy_pct recorded as given" \
 gate gate-same 5.0
 rc=$?
 check "the same nights with the host as busy as before: alert (exit $rc)" test "$rc" = 3
+# The other way round: 5 sd better while the host, 60% busy before,
+# left the suite alone: not the kernel's, no better line.
+GATE_BEFORE=60.0 GATE_STEP=-5 gate gate-idle 5.0
+check "5 sd better with the host 55 points idler after it: a watch line, not better" \
+	grep -q "^  watch  pageout loops_per_s \[instances=1\]: +.*: not the kernel's: the host was busier before it (others used 5% of the CPUs after it, 60% before)$" "$d/gate-idle/out.16"
+GATE_STEP=-5 gate gate-idle-same 5.0
+check "... and with the host as busy as before: a better line" \
+	grep -q "^  better pageout loops_per_s \[instances=1\]: +" "$d/gate-idle-same/out.16"
 # The rule's thresholds are the config's: the same nights under a size
 # threshold of 20 sd are no alert.
 gate sd-20 5.0 "change_min_sd = 20"
