@@ -105,6 +105,38 @@ check "ledger-changes opens the row" \
 rc=$?
 check "detect again: the same regression is open, not new (exit $rc)" test "$rc" = 0 -a -n "$(grep ': open$' "$d/out")"
 
+# An open regression follows its change while the change is placed within
+# 2 nights of its first bad run, whatever the runs a night: 2 runs a
+# night, a drop at night 13 opened in the ledger; then the same runs but
+# the drop placed at night 15 (4 runs, 2 nights later): still the open
+# row, not a new regression.
+two_runs() { # ROOT DROP_NIGHT LAST_NIGHT
+	local n s m k
+	for n in $(seq "$3"); do
+		for k in 1 2; do
+			s=$(printf '202611%02d-02%02d00' "$n" "$((k * 10))")
+			m=$(noisy_mean "$((n * 2 + k))" "$([ "$n" -lt "$2" ] && echo 100 || echo 70)" 2)
+			"$MMSYNTH" -o "$1/k/$s-h1" --label k --host h1 --kernel 6.1.0-x --stamp "$s" \
+				--seed "$n$k" -i 3 --line "w c=1 rate ops/s higher $m 0.5" >/dev/null &&
+			"$MMHISTORY" append "$1/history.csv" "date=$(printf '2026-11-%02dT02:00:00Z' "$n")" \
+				host=h1 label=k kernel=6.1.0-x "run_dir=k/$s-h1" status=ok duration_s=1 ||
+				fail "setup: night $n run $k"
+		done
+	done
+}
+two_runs "$d/t1" 13 15
+"$MMCHANGE" detect "$d/t1" --host h1 --csv "$d/t1.csv" --ledger "$d/led.csv" --no-detectable >"$d/t1.out" 2>&1
+rc=$?
+check "2 runs a night, a drop at night 13: a new regression (exit $rc)" \
+	grep -q "^  WORSE  w rate \[c=1\]: .* since run k/20261113-021000-h1 .*: NEW$" "$d/t1.out"
+"$MMHISTORY" ledger-changes "$d/led.csv" "$d/t1.csv" --host h1 --run "$d/t1/k/20261115-022000-h1" \
+	--date 2026-11-15T02:00:00Z >/dev/null 2>&1 || fail "ledger-changes of the drop at night 13"
+two_runs "$d/t2" 15 17
+"$MMCHANGE" detect "$d/t2" --host h1 --csv "$d/t2.csv" --ledger "$d/led.csv" --no-detectable >"$d/t2.out" 2>&1
+rc=$?
+check "... the drop placed 2 nights (4 runs) later: the open row, not new (exit $rc)" \
+	grep -q "^  WORSE  w rate \[c=1\]: .* since run k/20261115-021000-h1 .*: open$" "$d/t2.out"
+
 # Where the change is placed: between nights, and where the kernel
 # changed when that is within 2 runs of the best split. 11 nights at 100
 # (2%) on kernel A, night 12 at 71 (a host's bad night, still kernel A),

@@ -165,12 +165,18 @@ out:
 	return 0;
 }
 
+/* How many nights apart two points of a line are. */
+static int nights_apart(const struct detect *d, const struct judged *j, int a, int b)
+{
+	return abs(d->runs[j->idx[a]].night - d->runs[j->idx[b]].night);
+}
+
 /*
  * The ledger's view of a line: a new regression, or the open one whose
- * first bad run lies within 2 runs of this change (the location of a
- * change can move by a run as nights are added). An open row is resolved
- * when no change point lies within 2 runs of its first bad run any more,
- * or when the latest change is a confirmed one for the better.
+ * first bad run lies within 2 nights of this change (the location of a
+ * change can move by a night as nights are added). An open row is
+ * resolved when no change point lies within 2 nights of its first bad run
+ * any more, or when the latest change is a confirmed one for the better.
  */
 void ledger_action(struct detect *d, struct judged *j)
 {
@@ -185,16 +191,16 @@ void ledger_action(struct detect *d, struct judged *j)
 		pos = point_of(j, d, o->first_run);
 		if (pos < 0)
 			continue;	/* before the window: left open as it is */
-		if (j->suspect && j->action == A_NONE && abs(pos - j->v.at) <= 2) {
+		if (j->suspect && j->action == A_NONE && nights_apart(d, j, pos, j->v.at) <= 2) {
 			o->used = true;
 			j->action = A_UPDATE;
 			j->row = o;
 			continue;
 		}
-		for (c = 0; c < j->v.ncp && abs(j->v.cp[c].at - pos) > 2; c++)
+		for (c = 0; c < j->v.ncp && nights_apart(d, j, j->v.cp[c].at, pos) > 2; c++)
 			;
 		if (!j->resolves && (c == j->v.ncp || (j->v.state == CPS_CONFIRMED && !j->v.worse &&
-							  j->v.at > pos + 2))) {
+							  j->v.at > pos && nights_apart(d, j, j->v.at, pos) > 2))) {
 			o->used = true;
 			j->resolves = o;
 		}
