@@ -9,8 +9,8 @@
 # calls_per_migrated_page:lru_add_drain (an exact count under TCG: 0.5 at
 # mlock_pct=50 with the patch's parent, 1.0 from the patch on).
 #
-# Scenarios (MMBENCH_BISECT_TEST, default "clean" in make check, "all" in
-# make check-kbuild):
+# Scenarios (MMBENCH_BISECT_TEST, default "broken-sigint" in make check,
+# all four in make check-kbuild):
 #   clean    names the patch's commit in at most ceil(log2 15) + 1 = 5
 #            steps, every step's answer true, the tree's HEAD as before and
 #            no bisect left in it; refusals exit 2 with the reason
@@ -20,6 +20,10 @@
 #   sigint   SIGINT to the bisect's process group during a step, then
 #            --resume: the same answer, no step answered twice, HEAD as
 #            before
+#   broken-sigint  both at once, on the broken history: the signal lands
+#            in the step after the unbuildable commit's skip; the resumed
+#            bisect keeps that skip and names the patch's commit (what
+#            clean checks, but for one more step per skip)
 #   refusals only the refusals, which every run checks first (seconds)
 # The history (a git repository of 1.5 GB, 1.5 to 4 minutes to make) is
 # cached beside the pair tests' trees, keyed by the tarball, the history
@@ -45,7 +49,7 @@ home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 cache=${MMBENCH_KBUILD_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/mmbench/kbuild}
 kbuild_room bisect "$cache" || finish
 scen=${MMBENCH_BISECT_TEST:-}
-[ -n "$scen" ] || { scen=clean; [ "$MMBENCH_KBUILD_TEST" = all ] && scen="clean broken sigint"; }
+[ -n "$scen" ] || { scen=broken-sigint; [ "$MMBENCH_KBUILD_TEST" = all ] && scen="clean broken sigint broken-sigint"; }
 t=$(tmpdir)
 trap 'rm -rf "$t"' EXIT
 make -s -C "$TOP" bench/mmbench >/dev/null 2>&1 || { fail bisect "bench/mmbench does not build"; finish; }
@@ -195,52 +199,67 @@ refused kbuild_commit_unknown "--commit 'nosuch': no such commit" "$TOP/tools/kb
 refused kbuild_commit_needs_git "--commit: '$seed' is not a git work tree" "$TOP/tools/kbuild" --tree "$seed" --single --commit good --out "$t/kb"
 refused kbuild_seed_not_a_tree "--seed-objects '$t': not a kbuild tree side" "$TOP/tools/kbuild" --tree "$hist" --single --seed-objects "$t" --out "$t/kb"
 
+# broken_skipped NAME DIR: the unbuildable commit was answered skip.
+broken_skipped()
+{
+	local brk
+
+	brk=$(git -C "$hist" log --format=%H --grep='a syntax error' good..broken)
+	if [ -n "$brk" ] && [ "$(cat "$2/steps/$brk/answer" 2>/dev/null)" = skip ]; then
+		pass "$1"
+	else
+		fail "$1" "the broken commit ${brk:0:12}: answer '$(cat "$2/steps/$brk/answer" 2>/dev/null)', want skip"
+	fi
+}
+# interrupted NAME BRANCH: SIGINT in the second step, then --resume.
+interrupted()
+{
+	local name=$1 br=$2 pid
+
+	# As a terminal's foreground job: the signal reaches the whole
+	# process group, the bisect, git, the oracle, make and QEMU.
+	set -m	# its own process group, and SIGINT not ignored
+	"$B" --tree "$hist" --good good --bad "$br" --suite "$t/suite" --metric "$METRIC" \
+		--seed-objects "$seed" --out "$t/$name" >"$t/$name.out" 2>"$t/$name.err" &
+	pid=$!
+	set +m
+	# The signal lands during the second step (the first answered).
+	step2() { [ "$(grep -c . "$t/$name/answered" 2>/dev/null)" = 1 ] && ls -d "$t/$name/steps/"*.tmp >/dev/null 2>&1; }
+	if ! wait_until 3600 step2; then
+		kill -INT -- -"$pid" 2>/dev/null
+		wait "$pid"
+		fail "bisect_$name" "the second step never started: $(tail -n 5 "$t/$name.err" | tr '\n' '|')"
+		return
+	fi
+	kill -INT -- -"$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 130 ] && pass "bisect_${name}_exits_130" || fail "bisect_${name}_exits_130" "exit $rc: $(tail -n 3 "$t/$name.err" | tr '\n' '|')"
+	tree_as_found "bisect_${name}_tree_as_found"
+	cp "$t/$name/answered" "$t/$name.answered-before"
+	"$B" --resume "$t/$name" >"$t/$name.resume.out" 2>"$t/$name.resume.err"
+	rc=$?
+	check_bisect "bisect_${name}_resumed" "$br" "$t/$name" "$rc" "$t/$name.resume.out"
+	if grep -qF "answered before" "$t/$name.resume.err" || [ "$(grep -c . "$t/$name.answered-before")" -ge 1 ]; then
+		pass "bisect_${name}_resume_reuses_answers"
+	else
+		fail "bisect_${name}_resume_reuses_answers" "$(head -n 5 "$t/$name.resume.err" | tr '\n' '|')"
+	fi
+}
+
 # ---------------------------------------------------------------- scenarios
 for s in $scen; do
 	case "$s" in
 	clean|broken)
 		run_bisect "$s" "$s"
 		check_bisect "bisect_$s" "$s" "$t/$s" "$rc" "$t/$s.out"
-		if [ "$s" = broken ]; then
-			brk=$(git -C "$hist" log --format=%H --grep='a syntax error' good..broken)
-			if [ -n "$brk" ] && [ "$(cat "$t/broken/steps/$brk/answer" 2>/dev/null)" = skip ]; then
-				pass bisect_broken_commit_skipped
-			else
-				fail bisect_broken_commit_skipped "the broken commit ${brk:0:12}: answer '$(cat "$t/broken/steps/$brk/answer" 2>/dev/null)', want skip"
-			fi
-		fi ;;
-	sigint)
-		# As a terminal's foreground job: the signal reaches the whole
-		# process group, the bisect, git, the oracle, make and QEMU.
-		set -m	# its own process group, and SIGINT not ignored
-		"$B" --tree "$hist" --good good --bad clean --suite "$t/suite" --metric "$METRIC" \
-			--seed-objects "$seed" --out "$t/sigint" >"$t/sigint.out" 2>"$t/sigint.err" &
-		pid=$!
-		set +m
-		# The signal lands during the second step (the first answered).
-		step2() { [ "$(grep -c . "$t/sigint/answered" 2>/dev/null)" = 1 ] && ls -d "$t/sigint/steps/"*.tmp >/dev/null 2>&1; }
-		if wait_until 3600 step2; then
-			kill -INT -- -"$pid"
-			wait "$pid"
-			rc=$?
-			[ "$rc" = 130 ] && pass bisect_sigint_exits_130 || fail bisect_sigint_exits_130 "exit $rc: $(tail -n 3 "$t/sigint.err" | tr '\n' '|')"
-			tree_as_found bisect_sigint_tree_as_found
-			cp "$t/sigint/answered" "$t/answered-before"
-			"$B" --resume "$t/sigint" >"$t/resume.out" 2>"$t/resume.err"
-			rc=$?
-			check_bisect bisect_resumed clean "$t/sigint" "$rc" "$t/resume.out"
-			if grep -qF "answered before" "$t/resume.err" || [ "$(grep -c . "$t/answered-before")" -ge 1 ]; then
-				pass bisect_resume_reuses_answers
-			else
-				fail bisect_resume_reuses_answers "$(head -n 5 "$t/resume.err" | tr '\n' '|')"
-			fi
-		else
-			kill -INT -- -"$pid" 2>/dev/null
-			wait "$pid"
-			fail bisect_sigint "the second step never started: $(tail -n 5 "$t/sigint.err" | tr '\n' '|')"
-		fi ;;
+		[ "$s" = clean ] || broken_skipped bisect_broken_commit_skipped "$t/broken" ;;
+	sigint) interrupted sigint clean ;;
+	broken-sigint)
+		interrupted broken-sigint broken
+		broken_skipped bisect_broken-sigint_commit_skipped "$t/broken-sigint" ;;
 	refusals) ;;	# the refusals alone (they run first in every scenario)
-	*) fail bisect "MMBENCH_BISECT_TEST: unknown scenario '$s' (clean, broken, sigint, refusals)" ;;
+	*) fail bisect "MMBENCH_BISECT_TEST: unknown scenario '$s' (clean, broken, sigint, broken-sigint, refusals)" ;;
 	esac
 done
 finish
