@@ -57,26 +57,28 @@ static int sim_judge(const struct sim *sm, struct hist *h, struct cp_verdict *v)
 }
 
 /* One night: its runs appended, judged, a suspect re-run. 1: alert. */
+/* One run of night t appended: level plus noise of the between-run sd. */
+static void sim_run(const struct sim *sm, struct hist *h, int t, double level, gsl_rng *rng)
+{
+	h->night[h->n] = t;
+	h->kernel[h->n] = t >= sm->ref;
+	h->x[h->n++] = level + gsl_ran_gaussian_ziggurat(rng, sm->cov / 100 * sm->mean);
+}
+
 static int sim_night(const struct sim *sm, struct hist *h, int t, double level, gsl_rng *noise,
 		     gsl_rng *again, struct cp_verdict *v)
 {
-	double sd = sm->cov / 100 * sm->mean;
 	int k;
 
-	for (k = 0; k < sm->runs; k++) {
-		h->night[h->n] = t;
-		h->kernel[h->n] = t >= sm->ref;
-		h->x[h->n++] = level + gsl_ran_gaussian_ziggurat(noise, sd);
-	}
+	for (k = 0; k < sm->runs; k++)
+		sim_run(sm, h, t, level, noise);
 	if (sim_judge(sm, h, v))
 		return -1;
 	if (!sm->rerun)
 		return v->state == CPS_CONFIRMED && v->worse;
 	if (v->state < CPS_SUSPECT || !v->worse)
 		return 0;
-	h->night[h->n] = t;
-	h->kernel[h->n] = t >= sm->ref;
-	h->x[h->n++] = level + gsl_ran_gaussian_ziggurat(again, sd);
+	sim_run(sm, h, t, level, again);
 	if (sim_judge(sm, h, v))
 		return -1;
 	return cp_rerun_holds(v, h->x[h->n - 1]) ? 1 : 0;
@@ -105,11 +107,8 @@ static int sim_one(const struct sim *sm, double step, unsigned long seed, struct
 		if (t == sm->ref)
 			h.step_at = h.n;
 		if (sm->skip_flat && t < sm->ref) {
-			for (a = 0; a < sm->runs; a++) {
-				h.night[h.n] = t;
-				h.kernel[h.n] = t >= sm->ref;
-				h.x[h.n++] = level + gsl_ran_gaussian_ziggurat(noise, sm->cov / 100 * sm->mean);
-			}
+			for (a = 0; a < sm->runs; a++)
+				sim_run(sm, &h, t, level, noise);
 			continue;
 		}
 		a = sim_night(sm, &h, t, level, noise, again, &v);
